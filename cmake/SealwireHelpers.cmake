@@ -1,0 +1,54 @@
+# Shared build settings for sealwire's targets.
+
+# Warnings for our own code (not exported to users of the installed package).
+add_library(sealwire_warnings INTERFACE)
+target_compile_options(sealwire_warnings INTERFACE
+  -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wsign-conversion
+  -Wnon-virtual-dtor -Wold-style-cast -Wcast-align -Wnull-dereference)
+
+# sealwire_add_component(NAME SOURCES ... [DEPS ...]) declares the library
+# sealwire_NAME with alias sealwire::NAME, public headers in NAME/include.
+function(sealwire_add_component name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;PUBLIC_DEPS;PRIVATE_DEPS" ${ARGN})
+  add_library(sealwire_${name} ${ARG_SOURCES})
+  add_library(sealwire::${name} ALIAS sealwire_${name})
+  set_target_properties(sealwire_${name} PROPERTIES
+    EXPORT_NAME ${name}
+    OUTPUT_NAME sealwire_${name}
+    POSITION_INDEPENDENT_CODE ON
+    VERSION ${PROJECT_VERSION}
+    SOVERSION ${PROJECT_VERSION_MAJOR})
+  target_compile_features(sealwire_${name} PUBLIC cxx_std_20)
+  target_include_directories(sealwire_${name}
+    PUBLIC $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>
+           $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>
+    PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/src)
+  target_link_libraries(sealwire_${name}
+    PUBLIC ${ARG_PUBLIC_DEPS}
+    PRIVATE ${ARG_PRIVATE_DEPS} $<BUILD_INTERFACE:sealwire_warnings>)
+  install(TARGETS sealwire_${name} EXPORT sealwireTargets
+    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  install(DIRECTORY include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+endfunction()
+
+# sealwire_isa_sources(TARGET LEVEL files...) compiles instruction-set kernels
+# with their own flags, so nothing else in the library is built for a newer CPU.
+function(sealwire_isa_sources target level)
+  if(level STREQUAL "sse41")
+    set(flags -msse4.1 -mssse3)
+  elseif(level STREQUAL "shani")
+    set(flags -msse4.1 -mssse3 -msha)
+  elseif(level STREQUAL "avx2")
+    set(flags -mavx2 -mbmi2 -madx)
+  elseif(level STREQUAL "avx512")
+    set(flags -mavx512f -mavx512vl -mavx512bw -mavx2 -mbmi2 -madx)
+  elseif(level STREQUAL "ifma")
+    set(flags -mavx512f -mavx512vl -mavx512bw -mavx512ifma -mavx2 -mbmi2 -madx)
+  else()
+    message(FATAL_ERROR "unknown instruction-set level ${level}")
+  endif()
+  target_sources(${target} PRIVATE ${ARGN})
+  set_source_files_properties(${ARGN} TARGET_DIRECTORY ${target} PROPERTIES COMPILE_OPTIONS "${flags}")
+endfunction()

@@ -1,0 +1,33 @@
+// Contract failures: API misuse (wrong call order, a length limit a caller must
+// respect) is a programming error, reported through one replaceable handler.
+#pragma once
+
+namespace sealwire {
+
+// contract_violation describes a failed precondition.
+struct contract_violation {
+  const char* condition;
+  const char* file;
+  int line;
+  const char* function;
+};
+
+// contract_handler is called on a contract failure. It must not return (it may
+// log and abort, or exit); if it returns, std::abort is called. Primitives are
+// noexcept, so a handler that throws terminates the program.
+using contract_handler = void (*)(const contract_violation&) noexcept;
+
+// set_contract_handler installs h (nullptr restores the default, which prints
+// the violation to stderr and aborts) and returns the previous handler.
+contract_handler set_contract_handler(contract_handler h) noexcept;
+
+// contract_failure reports a violation to the installed handler.
+[[noreturn]] void contract_failure(const char* condition, const char* file, int line,
+                                   const char* function) noexcept;
+
+}  // namespace sealwire
+
+// SEALWIRE_EXPECTS checks a precondition in every build type.
+#define SEALWIRE_EXPECTS(cond)                                                   \
+  ((cond) ? static_cast<void>(0)                                               \
+          : ::sealwire::contract_failure(#cond, __FILE__, __LINE__, __func__))

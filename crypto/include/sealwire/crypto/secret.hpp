@@ -1,0 +1,94 @@
+// Owning containers for key material: wiped on destruction and when moved from.
+#pragma once
+
+#include <sealwire/crypto/ct.hpp>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <span>
+
+namespace sealwire::crypto {
+
+// secret_array<N> holds N secret bytes inline. Copies are explicit (copy());
+// moving copies the bytes and wipes the source; destruction wipes.
+template <std::size_t N>
+class secret_array {
+ public:
+  static constexpr std::size_t size_bytes = N;
+
+  secret_array() noexcept : data_{} {}
+  explicit secret_array(std::span<const std::uint8_t, N> src) noexcept { std::memcpy(data_.data(), src.data(), N); }
+  ~secret_array() { ct::wipe(data_.data(), N); }
+
+  secret_array(secret_array&& other) noexcept {
+    std::memcpy(data_.data(), other.data_.data(), N);
+    ct::wipe(other.data_.data(), N);
+  }
+  secret_array& operator=(secret_array&& other) noexcept {
+    if (this != &other) {
+      std::memcpy(data_.data(), other.data_.data(), N);
+      ct::wipe(other.data_.data(), N);
+    }
+    return *this;
+  }
+  secret_array(const secret_array&) = delete;
+  secret_array& operator=(const secret_array&) = delete;
+
+  // copy duplicates the secret; the name makes copies visible in code review.
+  [[nodiscard]] secret_array copy() const noexcept { return secret_array(span()); }
+
+  [[nodiscard]] std::span<std::uint8_t, N> span() noexcept { return std::span<std::uint8_t, N>(data_); }
+  [[nodiscard]] std::span<const std::uint8_t, N> span() const noexcept {
+    return std::span<const std::uint8_t, N>(data_);
+  }
+  [[nodiscard]] std::uint8_t* data() noexcept { return data_.data(); }
+  [[nodiscard]] const std::uint8_t* data() const noexcept { return data_.data(); }
+  [[nodiscard]] static constexpr std::size_t size() noexcept { return N; }
+
+ private:
+  std::array<std::uint8_t, N> data_;
+};
+
+// secret_bytes owns a heap buffer of secret bytes. Destruction, clear() and
+// resize() wipe the old contents before the memory is released; a moved-from
+// secret_bytes is empty.
+class secret_bytes {
+ public:
+  secret_bytes() noexcept = default;
+  // Allocates n zero bytes. Allocation failure throws std::bad_alloc, as for
+  // any standard container; it never involves attacker input.
+  explicit secret_bytes(std::size_t n);
+  explicit secret_bytes(std::span<const std::uint8_t> src);
+  ~secret_bytes() { clear(); }
+
+  secret_bytes(secret_bytes&& other) noexcept : data_(other.data_), size_(other.size_) {
+    other.data_ = nullptr;
+    other.size_ = 0;
+  }
+  secret_bytes& operator=(secret_bytes&& other) noexcept;
+  secret_bytes(const secret_bytes&) = delete;
+  secret_bytes& operator=(const secret_bytes&) = delete;
+
+  [[nodiscard]] secret_bytes copy() const { return secret_bytes(span()); }
+
+  // clear wipes and frees the buffer.
+  void clear() noexcept;
+  // resize reallocates to n bytes, keeping the first min(n, size()) bytes and
+  // zero-filling the rest; the old buffer is wiped before it is freed.
+  void resize(std::size_t n);
+
+  [[nodiscard]] std::span<std::uint8_t> span() noexcept { return {data_, size_}; }
+  [[nodiscard]] std::span<const std::uint8_t> span() const noexcept { return {data_, size_}; }
+  [[nodiscard]] std::uint8_t* data() noexcept { return data_; }
+  [[nodiscard]] const std::uint8_t* data() const noexcept { return data_; }
+  [[nodiscard]] std::size_t size() const noexcept { return size_; }
+  [[nodiscard]] bool empty() const noexcept { return size_ == 0; }
+
+ private:
+  std::uint8_t* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+}  // namespace sealwire::crypto

@@ -1,0 +1,56 @@
+// Constant-time comparison, selection and wiping.
+#include <sealwire/crypto/contract.hpp>
+#include <sealwire/crypto/ct.hpp>
+
+#include <cstring>
+
+namespace sealwire::crypto::ct {
+namespace {
+
+std::uint64_t load64(const std::uint8_t* p) noexcept {
+  std::uint64_t v;
+  std::memcpy(&v, p, 8);
+  return v;
+}
+
+// diff_bits ORs together the XOR of a and b, word by word.
+std::uint64_t diff_bits(const std::uint8_t* a, const std::uint8_t* b, std::size_t n) noexcept {
+  std::uint64_t acc = 0;
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) acc |= load64(a + i) ^ load64(b + i);
+  for (; i < n; ++i) acc |= static_cast<std::uint64_t>(a[i] ^ b[i]);
+  return acc;
+}
+
+}  // namespace
+
+bool equal(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b) noexcept {
+  if (a.size() != b.size()) return false;
+  return (mask_if_zero(diff_bits(a.data(), b.data(), a.size())) & 1) != 0;
+}
+
+bool is_zero(std::span<const std::uint8_t> a) noexcept {
+  std::uint64_t acc = 0;
+  std::size_t i = 0;
+  for (; i + 8 <= a.size(); i += 8) acc |= load64(a.data() + i);
+  for (; i < a.size(); ++i) acc |= a[i];
+  return (mask_if_zero(acc) & 1) != 0;
+}
+
+void select(std::span<std::uint8_t> out, bool choose_a, std::span<const std::uint8_t> a,
+            std::span<const std::uint8_t> b) noexcept {
+  SEALWIRE_EXPECTS(out.size() == a.size() && out.size() == b.size());
+  const auto m = static_cast<std::uint8_t>(mask_from_bit(choose_a ? 1u : 0u));
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    out[i] = static_cast<std::uint8_t>((a[i] & m) | (b[i] & static_cast<std::uint8_t>(~m)));
+  }
+}
+
+void wipe(void* p, std::size_t n) noexcept {
+  if (n == 0) return;
+  std::memset(p, 0, n);
+  // The empty asm claims to read the memory, so the stores above are not dead.
+  __asm__ __volatile__("" : : "r"(p) : "memory");
+}
+
+}  // namespace sealwire::crypto::ct

@@ -1,0 +1,41 @@
+// The record_errc error category.
+#include <sealwire/record/error.hpp>
+
+#include <string>
+
+namespace sealwire {
+namespace {
+
+class record_category_impl final : public std::error_category {
+ public:
+  const char* name() const noexcept override { return "sealwire.record"; }
+  std::string message(int ev) const override {
+    switch (static_cast<record_errc>(ev)) {
+      case record_errc::bad_record_mac: return "record authentication failed";
+      case record_errc::record_too_large: return "record too large";
+      case record_errc::unexpected_record: return "unexpected record";
+      case record_errc::truncated: return "stream truncated (no close record)";
+      case record_errc::handshake_failed: return "handshake failed";
+      case record_errc::bad_handshake_message: return "malformed handshake message";
+      case record_errc::unsupported_version: return "unsupported protocol version";
+      case record_errc::no_common_suite: return "no cipher suite in common";
+      case record_errc::server_key_mismatch: return "server key does not match the pinned key";
+      case record_errc::client_auth_required: return "client authentication required";
+      case record_errc::too_many_empty_records: return "too many consecutive empty records";
+      case record_errc::input_limit_exceeded: return "buffered input limit exceeded";
+      case record_errc::sequence_exhausted: return "sequence number exhausted";
+      case record_errc::closed: return "connection closed";
+      case record_errc::bad_state: return "operation not valid in this state";
+    }
+    return "unknown sealwire.record error " + std::to_string(ev);
+  }
+};
+
+}  // namespace
+
+const std::error_category& record_category() noexcept {
+  static const record_category_impl cat;
+  return cat;
+}
+
+}  // namespace sealwire

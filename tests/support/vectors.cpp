@@ -1,0 +1,120 @@
+// Test support implementation.
+#include "vectors.hpp"
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace sealwire::test {
+
+bytes hex(std::string_view s) {
+  bytes out;
+  out.reserve(s.size() / 2);
+  int hi = -1;
+  for (char c : s) {
+    int v;
+    if (c >= '0' && c <= '9') v = c - '0';
+    else if (c >= 'a' && c <= 'f') v = c - 'a' + 10;
+    else if (c >= 'A' && c <= 'F') v = c - 'A' + 10;
+    else if (c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == ':') continue;
+    else throw std::invalid_argument("bad hex digit in test data: " + std::string(s));
+    if (hi < 0) {
+      hi = v;
+    } else {
+      out.push_back(static_cast<std::uint8_t>(hi * 16 + v));
+      hi = -1;
+    }
+  }
+  if (hi >= 0) throw std::invalid_argument("odd-length hex in test data: " + std::string(s));
+  return out;
+}
+
+std::string to_hex(std::span<const std::uint8_t> b) {
+  static constexpr char digits[] = "0123456789abcdef";
+  std::string s;
+  s.reserve(b.size() * 2);
+  for (auto x : b) {
+    s.push_back(digits[x >> 4]);
+    s.push_back(digits[x & 15]);
+  }
+  return s;
+}
+
+std::filesystem::path vectors_dir() {
+  if (const char* env = std::getenv("SEALWIRE_VECTORS_DIR"); env != nullptr) return env;
+  return SEALWIRE_VECTORS_DIR_DEFAULT;
+}
+
+std::optional<std::filesystem::path> find_vector(std::string_view relative) {
+  const auto dir = vectors_dir();
+  if (dir.empty()) return std::nullopt;
+  auto p = dir / relative;
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(p, ec)) return std::nullopt;
+  return p;
+}
+
+std::string missing_vector_message(std::string_view relative) {
+  const auto dir = vectors_dir();
+  if (dir.empty()) {
+    return "vector file " + std::string(relative) + " not found: SEALWIRE_VECTORS_DIR is not set";
+  }
+  return "vector file " + std::string(relative) + " not found in " + dir.string() + " (SEALWIRE_VECTORS_DIR)";
+}
+
+std::string read_text(const std::filesystem::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  if (!f) throw std::runtime_error("cannot open " + p.string());
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+nlohmann::json load_json(const std::filesystem::path& p) { return nlohmann::json::parse(read_text(p)); }
+
+namespace {
+std::uint64_t splitmix(std::uint64_t& x) {
+  std::uint64_t z = (x += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+}  // namespace
+
+seeded_random::seeded_random(std::uint64_t seed) noexcept {
+  for (auto& w : s_) w = splitmix(seed);
+}
+
+std::uint64_t seeded_random::next() noexcept {
+  const std::uint64_t result = rotl(s_[1] * 5, 7) * 9;
+  const std::uint64_t t = s_[1] << 17;
+  s_[2] ^= s_[0];
+  s_[3] ^= s_[1];
+  s_[1] ^= s_[2];
+  s_[0] ^= s_[3];
+  s_[2] ^= t;
+  s_[3] = rotl(s_[3], 45);
+  return result;
+}
+
+std::uint64_t seeded_random::uniform(std::uint64_t bound) noexcept { return bound == 0 ? 0 : next() % bound; }
+
+bytes seeded_random::fill(std::size_t n) {
+  bytes b(n);
+  (void)fill(std::span<std::uint8_t>(b));
+  return b;
+}
+
+std::error_code seeded_random::fill(std::span<std::uint8_t> out) noexcept {
+  for (auto& x : out) x = static_cast<std::uint8_t>(next() >> 56);
+  return {};
+}
+
+std::vector<crypto::cpu::level> cpu_levels() {
+  auto l = crypto::cpu::available_levels();
+  return {l.begin(), l.end()};
+}
+
+}  // namespace sealwire::test

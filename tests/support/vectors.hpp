@@ -1,0 +1,101 @@
+// Test support: hex helpers, locating and loading the shared vector files, a
+// deterministic random source, and CPU-level parameterisation.
+#pragma once
+
+#include <sealwire/crypto/cpu.hpp>
+#include <sealwire/crypto/random.hpp>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sealwire::test {
+
+using bytes = std::vector<std::uint8_t>;
+
+// hex decodes a hex string (whitespace ignored); bad input throws, which fails the test.
+[[nodiscard]] bytes hex(std::string_view s);
+[[nodiscard]] std::string to_hex(std::span<const std::uint8_t> b);
+[[nodiscard]] inline bytes to_bytes(std::string_view s) { return bytes(s.begin(), s.end()); }
+
+// vectors_dir is SEALWIRE_VECTORS_DIR from the environment, else the CMake
+// cache value the tests were built with; empty when neither is set.
+[[nodiscard]] std::filesystem::path vectors_dir();
+
+// find_vector returns the path of a vector file relative to vectors_dir, or
+// nullopt when it does not exist.
+[[nodiscard]] std::optional<std::filesystem::path> find_vector(std::string_view relative);
+
+// missing_vector_message says which file is missing and where it was looked for.
+[[nodiscard]] std::string missing_vector_message(std::string_view relative);
+
+[[nodiscard]] nlohmann::json load_json(const std::filesystem::path& p);
+[[nodiscard]] std::string read_text(const std::filesystem::path& p);
+
+// seeded_random is a deterministic, reproducible generator (xoshiro256**)
+// for test inputs and for injecting as the library's random source.
+class seeded_random final : public crypto::random_source {
+ public:
+  explicit seeded_random(std::uint64_t seed) noexcept;
+  std::uint64_t next() noexcept;
+  // uniform returns a value in [0, bound).
+  std::uint64_t uniform(std::uint64_t bound) noexcept;
+  bytes fill(std::size_t n);
+  std::error_code fill(std::span<std::uint8_t> out) noexcept override;
+
+ private:
+  std::uint64_t s_[4];
+};
+
+// cpu_levels is every level this machine can run, portable first.
+[[nodiscard]] std::vector<crypto::cpu::level> cpu_levels();
+
+// cpu_level_test runs each test once per CPU level, forcing the level for the
+// test's duration and restoring it afterwards.
+class cpu_level_test : public ::testing::TestWithParam<crypto::cpu::level> {
+ protected:
+  void SetUp() override { previous_ = crypto::cpu::set_max_level(GetParam()); }
+  void TearDown() override { crypto::cpu::set_max_level(previous_); }
+
+ private:
+  crypto::cpu::level previous_{};
+};
+
+struct cpu_level_name {
+  std::string operator()(const ::testing::TestParamInfo<crypto::cpu::level>& info) const {
+    return std::string(crypto::cpu::name(info.param));
+  }
+};
+
+// scoped_cpu_level forces a level inside one scope.
+class scoped_cpu_level {
+ public:
+  explicit scoped_cpu_level(crypto::cpu::level l) noexcept : previous_(crypto::cpu::set_max_level(l)) {}
+  ~scoped_cpu_level() { crypto::cpu::set_max_level(previous_); }
+  scoped_cpu_level(const scoped_cpu_level&) = delete;
+  scoped_cpu_level& operator=(const scoped_cpu_level&) = delete;
+
+ private:
+  crypto::cpu::level previous_;
+};
+
+}  // namespace sealwire::test
+
+// SEALWIRE_INSTANTIATE_CPU_LEVELS runs a cpu_level_test suite at every level.
+#define SEALWIRE_INSTANTIATE_CPU_LEVELS(suite) \
+  INSTANTIATE_TEST_SUITE_P(cpu, suite, ::testing::ValuesIn(::sealwire::test::cpu_levels()), \
+                           ::sealwire::test::cpu_level_name())
+
+// SEALWIRE_REQUIRE_VECTOR declares `var` as the path of a vector file, or skips
+// the test, naming the missing file.
+#define SEALWIRE_REQUIRE_VECTOR(var, relative)                                  \
+  const auto var##_found = ::sealwire::test::find_vector(relative);              \
+  if (!var##_found) GTEST_SKIP() << ::sealwire::test::missing_vector_message(relative); \
+  const std::filesystem::path& var = *var##_found
