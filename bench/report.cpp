@@ -1,6 +1,10 @@
 // Turns Google Benchmark JSON output from sealwire_bench into Markdown tables:
 // one table per operation, one row per size, sealwire beside each peer with
-// the ratio of speeds (above 1 means sealwire is faster).
+// the ratio of speeds (above 1 means sealwire is faster). Implementations named
+// "sealwire-..." are variants of ours, shown without a ratio. For operations
+// named "..._pieces" the size is the piece size and every figure also says
+// what fraction it is of the same implementation's speed in one call (the
+// largest piece size).
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
@@ -101,26 +105,41 @@ int main(int argc, char** argv) {
 
   for (const auto& op : op_order) {
     const auto& peers = peers_of[op];
-    std::cout << "#### " << op << "\n\n| size | sealwire | kernel | cycles |";
-    for (const auto& p : peers) std::cout << ' ' << p << " | ratio |";
+    const bool pieces = op.size() > 7 && op.compare(op.size() - 7, 7, "_pieces") == 0;
+    const auto& rows = table[op];
+    // One call = the largest piece size, per implementation.
+    auto of_one_call = [&](const std::string& impl, const entry& e) -> std::string {
+      if (!pieces) return "";
+      const auto& last = rows.rbegin()->second;
+      const auto it = last.find(impl);
+      if (it == last.end() || e.ns_per_op <= 0) return "";
+      return fmt(" (%.2f of 1 call)", it->second.ns_per_op / e.ns_per_op);
+    };
+    auto is_ours = [](const std::string& impl) { return impl.rfind("sealwire", 0) == 0; };
+
+    std::cout << "#### " << op << (pieces ? " (size = piece size)" : "") << "\n\n| size | sealwire | kernel | cycles |";
+    for (const auto& p : peers) std::cout << ' ' << p << (is_ours(p) ? " |" : " | ratio |");
     std::cout << "\n|---:|---:|---|---:|";
-    for (std::size_t i = 0; i < peers.size(); ++i) std::cout << "---:|---:|";
+    for (const auto& p : peers) std::cout << (is_ours(p) ? "---:|" : "---:|---:|");
     std::cout << '\n';
-    for (const auto& [size, impls] : table[op]) {
+    for (const auto& [size, impls] : rows) {
       const auto ours = impls.find("sealwire");
       std::cout << "| " << size << " | ";
       if (ours != impls.end()) {
-        std::cout << speed(ours->second) << " | " << ours->second.label << " | " << cycles(ours->second) << " |";
+        std::cout << speed(ours->second) << of_one_call("sealwire", ours->second) << " | " << ours->second.label
+                  << " | " << cycles(ours->second) << " |";
       } else {
         std::cout << "- | - | - |";
       }
       for (const auto& p : peers) {
         const auto it = impls.find(p);
         if (it == impls.end()) {
-          std::cout << " - | - |";
+          std::cout << (is_ours(p) ? " - |" : " - | - |");
           continue;
         }
-        std::cout << ' ' << speed(it->second) << " | ";
+        std::cout << ' ' << speed(it->second) << of_one_call(p, it->second) << " |";
+        if (is_ours(p)) continue;
+        std::cout << ' ';
         if (ours != impls.end() && ours->second.ns_per_op > 0) {
           std::cout << fmt("%.2fx", it->second.ns_per_op / ours->second.ns_per_op);
         } else {

@@ -1,0 +1,114 @@
+// ChaCha (original, IETF RFC 8439 2.3-2.4, XChaCha) and HChaCha: keying, the
+// portable block function and the kernel table.
+#include <sealwire/crypto/chacha.hpp>
+#include <sealwire/crypto/cpu.hpp>
+
+#include "detail/bytes.hpp"
+#include "detail/chacha_core.hpp"
+#include "detail/kernels.hpp"
+
+namespace sealwire::crypto {
+namespace detail {
+
+void chacha_blocks_portable(const std::uint32_t w[16], std::uint64_t counter, std::uint8_t* out,
+                            const std::uint8_t* in, std::size_t nblocks, unsigned rounds) noexcept {
+  for (std::size_t b = 0; b < nblocks; ++b, ++counter, in += 64, out += 64) {
+    const auto c0 = static_cast<std::uint32_t>(counter);
+    const auto c1 = static_cast<std::uint32_t>(counter >> 32);
+    std::uint32_t x0 = w[0], x1 = w[1], x2 = w[2], x3 = w[3], x4 = w[4], x5 = w[5], x6 = w[6], x7 = w[7];
+    std::uint32_t x8 = w[8], x9 = w[9], x10 = w[10], x11 = w[11], x12 = c0, x13 = c1, x14 = w[14], x15 = w[15];
+    chacha_rounds(x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, rounds);
+    // RFC 8439 2.3: add the input block, then serialise little-endian.
+    const std::uint32_t ks[16] = {x0 + w[0], x1 + w[1], x2 + w[2],   x3 + w[3],   x4 + w[4],   x5 + w[5],
+                                  x6 + w[6], x7 + w[7], x8 + w[8],   x9 + w[9],   x10 + w[10], x11 + w[11],
+                                  x12 + c0,  x13 + c1,  x14 + w[14], x15 + w[15]};
+    for (int i = 0; i < 16; ++i) store32_le(out + 4 * i, load32_le(in + 4 * i) ^ ks[i]);
+  }
+}
+
+namespace {
+constexpr stream_kernels portable_kernels{"portable", {{1, &chacha_blocks_portable}, {0, nullptr}, {0, nullptr}, {0, nullptr}}, 4};
+}  // namespace
+
+const stream_kernels& chacha_kernels() noexcept { return portable_kernels; }
+
+}  // namespace detail
+
+namespace {
+
+// "expand 32-byte k" and "expand 16-byte k" (the original ChaCha constants).
+constexpr std::uint32_t sigma[4] = {0x61707865, 0x3320646e, 0x79622d32, 0x6b206574};
+constexpr std::uint32_t tau[4] = {0x61707865, 0x3120646e, 0x79622d36, 0x6b206574};
+
+bool valid_rounds(unsigned r) noexcept { return r == 8 || r == 12 || r == 20; }
+
+void set_key(std::uint32_t w[16], std::span<const std::uint8_t> key) noexcept {
+  const std::uint32_t* c = key.size() == 32 ? sigma : tau;
+  const std::uint8_t* k2 = key.size() == 32 ? key.data() + 16 : key.data();  // 128-bit keys repeat
+  for (int i = 0; i < 4; ++i) {
+    w[i] = c[i];
+    w[4 + i] = detail::load32_le(key.data() + 4 * i);
+    w[8 + i] = detail::load32_le(k2 + 4 * i);
+  }
+}
+
+}  // namespace
+
+void hchacha(std::span<std::uint8_t, 32> out, std::span<const std::uint8_t, 32> key,
+             std::span<const std::uint8_t, 16> nonce, unsigned rounds) noexcept {
+  SEALWIRE_EXPECTS(valid_rounds(rounds));
+  std::uint32_t w[16];
+  set_key(w, key);
+  for (int i = 0; i < 4; ++i) w[12 + i] = detail::load32_le(nonce.data() + 4 * i);
+  std::uint32_t x0 = w[0], x1 = w[1], x2 = w[2], x3 = w[3], x4 = w[4], x5 = w[5], x6 = w[6], x7 = w[7];
+  std::uint32_t x8 = w[8], x9 = w[9], x10 = w[10], x11 = w[11], x12 = w[12], x13 = w[13], x14 = w[14], x15 = w[15];
+  detail::chacha_rounds(x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, rounds);
+  // draft-irtf-cfrg-xchacha 2.2: words 0-3 and 12-15, without the feed-forward.
+  const std::uint32_t o[8] = {x0, x1, x2, x3, x12, x13, x14, x15};
+  for (int i = 0; i < 8; ++i) detail::store32_le(out.data() + 4 * i, o[i]);
+  ct::wipe(w, sizeof w);
+}
+
+result<void> detail::chacha_setup(detail::stream_state& st, std::span<const std::uint8_t> key,
+                          std::span<const std::uint8_t> nonce, unsigned rounds) noexcept {
+  if (!valid_rounds(rounds)) return crypto_errc::invalid_argument;
+  if (nonce.size() != 8 && nonce.size() != 12 && nonce.size() != 24) return crypto_errc::invalid_nonce;
+  if (key.size() != 32 && !(key.size() == 16 && nonce.size() == 8)) return crypto_errc::invalid_key;
+
+  stream_wipe(st);
+  st.family = detail::stream_family::chacha;
+  st.rounds = static_cast<std::uint8_t>(rounds);
+  if (nonce.size() == 24) {
+    std::uint8_t subkey[32];
+    hchacha(subkey, key.first<32>(), nonce.first<16>(), rounds);
+    set_key(st.words, subkey);
+    ct::wipe(subkey, sizeof subkey);
+    nonce = nonce.subspan(16);
+  } else {
+    set_key(st.words, key);
+  }
+  if (nonce.size() == 8) {
+    // Original layout: words 12-13 the 64-bit counter, 14-15 the nonce.
+    st.words[14] = detail::load32_le(nonce.data());
+    st.words[15] = detail::load32_le(nonce.data() + 4);
+    st.counter_base = 0;
+    st.last_counter = ~0ULL;
+  } else {
+    // RFC 8439 2.3: word 12 the 32-bit counter, 13-15 the nonce. The kernels
+    // see words 12-13 as one 64-bit counter whose low half never wraps.
+    st.words[13] = detail::load32_le(nonce.data());
+    st.words[14] = detail::load32_le(nonce.data() + 4);
+    st.words[15] = detail::load32_le(nonce.data() + 8);
+    st.counter_base = static_cast<std::uint64_t>(st.words[13]) << 32;
+    st.last_counter = st.counter_base | 0xffffffffULL;
+  }
+  detail::stream_start(st, st.counter_base);
+  return {};
+}
+
+result<void> chacha::init(std::span<const std::uint8_t> key, std::span<const std::uint8_t> nonce,
+                          unsigned rounds) noexcept {
+  return detail::chacha_setup(st_, key, nonce, rounds);
+}
+
+}  // namespace sealwire::crypto

@@ -1,0 +1,61 @@
+// Kernel tables for the stream ciphers and Poly1305. Kernels do bulk work on
+// whole blocks only; counters, limits, buffering and tails live in the
+// portable drivers (stream_cipher.cpp, poly1305.cpp).
+#pragma once
+
+#include <sealwire/crypto/poly1305.hpp>
+#include <sealwire/crypto/stream_cipher.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace sealwire::crypto::detail {
+
+// A stream kernel XORs nblocks (a multiple of its width) blocks of keystream,
+// starting at block `counter`, into `in` and writes `out` (out may equal in).
+using stream_blocks_fn = void (*)(const std::uint32_t words[16], std::uint64_t counter, std::uint8_t* out,
+                                  const std::uint8_t* in, std::size_t nblocks, unsigned rounds) noexcept;
+
+struct stream_kernel {
+  std::size_t width;
+  stream_blocks_fn fn;
+};
+
+// stream_kernels is one instruction set's kernels, widest first; the last
+// entry has width 1. Unused entries have fn == nullptr. `batch` is how many
+// blocks it pays to generate at once (the widest kernel's width): input that
+// arrives in smaller pieces is served from keystream generated ahead.
+struct stream_kernels {
+  std::string_view name;
+  stream_kernel k[4];
+  std::size_t batch;
+};
+
+// The kernel sets for the current CPU level (read at each call).
+const stream_kernels& chacha_kernels() noexcept;
+const stream_kernels& salsa_kernels() noexcept;
+
+void chacha_blocks_portable(const std::uint32_t words[16], std::uint64_t counter, std::uint8_t* out,
+                            const std::uint8_t* in, std::size_t nblocks, unsigned rounds) noexcept;
+void salsa_blocks_portable(const std::uint32_t words[16], std::uint64_t counter, std::uint8_t* out,
+                           const std::uint8_t* in, std::size_t nblocks, unsigned rounds) noexcept;
+
+// Poly1305: absorb nblocks 16-byte blocks, each with 2^128 added when hibit is 1.
+using poly1305_blocks_fn = void (*)(poly1305_state& st, const std::uint8_t* in, std::size_t nblocks,
+                                    std::uint64_t hibit) noexcept;
+void poly1305_blocks_portable(poly1305_state& st, const std::uint8_t* in, std::size_t nblocks,
+                              std::uint64_t hibit) noexcept;
+
+}  // namespace sealwire::crypto::detail
+
+namespace sealwire::crypto::detail {
+
+// Keying shared by the public cipher classes and the AEADs. Lengths as in
+// chacha::init and salsa20::init.
+[[nodiscard]] result<void> chacha_setup(stream_state& st, std::span<const std::uint8_t> key,
+                                        std::span<const std::uint8_t> nonce, unsigned rounds) noexcept;
+[[nodiscard]] result<void> salsa_setup(stream_state& st, std::span<const std::uint8_t> key,
+                                       std::span<const std::uint8_t> nonce, unsigned rounds) noexcept;
+
+}  // namespace sealwire::crypto::detail

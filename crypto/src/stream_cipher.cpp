@@ -1,0 +1,157 @@
+// The portable driver shared by ChaCha and Salsa20: counter limits, the
+// buffered partial block, and the wide-to-narrow waterfall over the kernels.
+#include <sealwire/crypto/stream_cipher.hpp>
+
+#include "detail/bytes.hpp"
+#include "detail/kernels.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+
+namespace sealwire::crypto {
+namespace detail {
+namespace {
+
+// Source for generating raw keystream: the kernels XOR into their input.
+constexpr std::uint8_t zeros[64 * stream_buffer_blocks] = {};
+
+const stream_kernels& kernels_for(stream_family f) noexcept {
+  return f == stream_family::chacha ? chacha_kernels() : salsa_kernels();
+}
+
+// have_blocks reports whether `blocks` (>= 1) more blocks are allowed.
+bool have_blocks(const stream_state& st, std::uint64_t blocks) noexcept {
+  return !st.exhausted && blocks - 1 <= st.last_counter - st.counter;
+}
+
+void advance(stream_state& st, std::uint64_t blocks) noexcept {
+  if (blocks - 1 == st.last_counter - st.counter) {
+    st.exhausted = true;  // the counter would pass its last value
+  } else {
+    st.counter += blocks;
+  }
+}
+
+// run_kernels processes whole blocks, widest kernel first, and advances.
+void run_kernels(const stream_kernels& ks, stream_state& st, std::uint8_t* out, const std::uint8_t* in,
+                 std::size_t blocks) noexcept {
+  std::uint64_t ctr = st.counter;
+  const std::size_t total = blocks;
+  for (const stream_kernel& k : ks.k) {
+    if (k.fn == nullptr) break;
+    if (blocks < k.width) continue;
+    const std::size_t m = blocks - blocks % k.width;
+    k.fn(st.words, ctr, out, in, m, st.rounds);
+    ctr += m;
+    out += 64 * m;
+    in += 64 * m;
+    blocks -= m;
+  }
+  advance(st, total);
+}
+
+// refill generates keystream for at least `need` (< 64 * batch) bytes into
+// ks, and ahead of need by the look-ahead: a quarter of what the stream has
+// generated through this buffer so far, up to the kernels' batch. A stream fed
+// in small pieces soon runs the widest kernel over a full batch, while the
+// keystream that may go unused at its end stays below a quarter of the work
+// done; a single call (one-shot) generates exactly what it needs.
+void refill(const stream_kernels& ks, stream_state& st, std::size_t need) noexcept {
+  std::uint64_t blocks = (need + 63) / 64;
+  blocks = std::max<std::uint64_t>(blocks, st.lookahead);
+  blocks = std::min<std::uint64_t>(blocks, ks.batch);
+  if (!have_blocks(st, blocks)) blocks = st.last_counter - st.counter + 1;  // never past the limit
+  run_kernels(ks, st, st.ks, zeros, static_cast<std::size_t>(blocks));
+  st.ks_pos = 0;
+  st.ks_len = static_cast<std::uint16_t>(64 * blocks);
+  st.ks_high = std::max(st.ks_high, st.ks_len);
+  st.buffered_blocks = static_cast<std::uint32_t>(std::min<std::uint64_t>(st.buffered_blocks + blocks, 1u << 30));
+  st.lookahead = static_cast<std::uint8_t>(std::clamp<std::uint64_t>(st.buffered_blocks / 4, 1, ks.batch));
+}
+
+}  // namespace
+
+void stream_wipe(stream_state& st) noexcept {
+  ct::wipe(st.ks, st.ks_high);
+  ct::wipe(st.words, sizeof st.words);
+  st.counter = st.counter_base = st.last_counter = 0;
+  st.ks_pos = st.ks_len = st.ks_high = 0;
+  st.buffered_blocks = 0;
+  st.lookahead = 1;
+  st.rounds = 0;
+  st.family = stream_family::chacha;
+  st.exhausted = false;
+}
+
+void stream_start(stream_state& st, std::uint64_t first) noexcept {
+  st.counter = first;
+  st.ks_pos = st.ks_len = 0;
+  st.buffered_blocks = 0;
+  st.lookahead = 1;
+  st.exhausted = false;
+}
+
+result<void> stream_xor(stream_state& st, std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept {
+  const std::size_t buffered = static_cast<std::size_t>(st.ks_len - st.ks_pos);
+  if (n <= buffered) {  // the common case for small pieces
+    xor_bytes(out, in, st.ks + st.ks_pos, n);
+    st.ks_pos = static_cast<std::uint16_t>(st.ks_pos + n);
+    return {};
+  }
+  if (!have_blocks(st, (n - buffered + 63) / 64)) return crypto_errc::counter_exhausted;
+
+  xor_bytes(out, in, st.ks + st.ks_pos, buffered);
+  out += buffered;
+  in += buffered;
+  n -= buffered;
+  st.ks_pos = st.ks_len;
+
+  const stream_kernels& ks = kernels_for(st.family);
+  if (n >= 64 * ks.batch) {
+    // Long input: whole blocks go straight from in to out.
+    const std::size_t blocks = n / 64;
+    run_kernels(ks, st, out, in, blocks);
+    out += 64 * blocks;
+    in += 64 * blocks;
+    n -= 64 * blocks;
+  }
+  if (n != 0) {
+    refill(ks, st, n);
+    xor_bytes(out, in, st.ks, n);
+    st.ks_pos = static_cast<std::uint16_t>(n);
+  }
+  return {};
+}
+
+result<void> stream_seek(stream_state& st, std::uint64_t block, std::size_t offset) noexcept {
+  SEALWIRE_EXPECTS(offset < 64);
+  // For IETF ChaCha `counter` also holds the first nonce word in its high
+  // half; counter_base maps the caller's block number onto it.
+  if (block > st.last_counter - st.counter_base) return crypto_errc::counter_exhausted;
+  stream_start(st, st.counter_base + block);
+  if (offset != 0) {
+    refill(kernels_for(st.family), st, 1);  // a fresh stream's first refill is one block
+    st.ks_pos = static_cast<std::uint16_t>(offset);
+  }
+  return {};
+}
+
+std::string_view stream_provider(stream_family f) noexcept { return kernels_for(f).name; }
+
+}  // namespace detail
+
+result<void> stream_cipher::apply(std::span<std::uint8_t> out, std::span<const std::uint8_t> in) noexcept {
+  SEALWIRE_EXPECTS(out.size() == in.size());
+  const auto o = reinterpret_cast<std::uintptr_t>(out.data());
+  const auto i = reinterpret_cast<std::uintptr_t>(in.data());
+  SEALWIRE_EXPECTS(o == i || o + out.size() <= i || i + in.size() <= o);
+  return detail::stream_xor(st_, out.data(), in.data(), in.size());
+}
+
+result<void> stream_cipher::keystream(std::span<std::uint8_t> out) noexcept {
+  std::memset(out.data(), 0, out.size());
+  return detail::stream_xor(st_, out.data(), out.data(), out.size());
+}
+
+}  // namespace sealwire::crypto

@@ -1,0 +1,454 @@
+// The incremental sealer and opener: every split, both tag positions,
+// in-place operation, bit flips, buffer errors, failure states and misuse.
+#include <sealwire/crypto/aead.hpp>
+
+#include "vectors.hpp"
+
+#include <functional>
+
+namespace sealwire::crypto::detail {
+// Test hook: move an opener or sealer close to its message limit.
+struct aead_test_access {
+  static void set_text_len(aead_opener& o, std::uint64_t n) { o.core_.text_len = n; }
+  static void set_text_len(aead_sealer& s, std::uint64_t n) { s.core_.text_len = n; }
+};
+}  // namespace sealwire::crypto::detail
+
+using namespace sealwire;
+using crypto::aead_algorithm;
+using crypto::tag_position;
+using test::bytes;
+
+namespace {
+
+constexpr aead_algorithm all_algorithms[] = {aead_algorithm::chacha20_poly1305, aead_algorithm::xchacha20_poly1305,
+                                             aead_algorithm::xsalsa20_poly1305,
+                                             aead_algorithm::chacha20_poly1305_original};
+
+// Message lengths around the 16-byte MAC block, the 64-byte cipher block and
+// the 16-byte held-back tag.
+constexpr std::size_t lengths[] = {0, 1, 15, 16, 17, 31, 32, 33, 63, 64, 65, 79, 80, 127, 128, 129, 255, 256, 513, 1000};
+
+struct setup {
+  aead_algorithm alg;
+  bytes key, nonce, aad;
+};
+
+setup make_setup(aead_algorithm alg, test::seeded_random& rng) {
+  const auto& p = crypto::properties(alg);
+  return {alg, rng.fill(p.key_size), rng.fill(p.nonce_size), p.supports_aad ? rng.fill(1 + rng.uniform(40)) : bytes{}};
+}
+
+struct sealed {
+  bytes ct, tag;
+};
+
+sealed reference(const setup& s, const bytes& pt) {
+  sealed r{bytes(pt.size()), bytes(16)};
+  EXPECT_TRUE(crypto::aead_seal_detached(s.alg, r.ct, std::span<std::uint8_t, 16>(r.tag.data(), 16), pt, s.aad,
+                                         s.nonce, s.key));
+  return r;
+}
+
+using splitter = std::function<std::vector<std::size_t>(std::size_t)>;
+
+splitter fixed(std::size_t piece) {
+  return [piece](std::size_t n) {
+    std::vector<std::size_t> v;
+    for (std::size_t done = 0; done < n; done += piece) v.push_back(std::min(piece, n - done));
+    return v;
+  };
+}
+
+splitter random_split(test::seeded_random& rng) {
+  return [&rng](std::size_t n) {
+    std::vector<std::size_t> v;
+    std::size_t done = 0;
+    while (done < n) {
+      std::size_t p = rng.uniform(3) == 0 ? 1 : rng.uniform(100);  // singles, and empty pieces too
+      p = std::min(p, n - done);
+      v.push_back(p);
+      done += p;
+    }
+    return v;
+  };
+}
+
+void feed_aad(auto& machine, const bytes& aad) {
+  const std::size_t half = aad.size() / 2;
+  machine.aad(std::span(aad).first(half));
+  machine.aad(std::span(aad).subspan(half));
+}
+
+sealed seal_pieces(const setup& s, const bytes& pt, const std::vector<std::size_t>& pieces) {
+  crypto::aead_sealer sealer;
+  EXPECT_TRUE(sealer.init(s.alg, s.key, s.nonce));
+  feed_aad(sealer, s.aad);
+  sealed r{bytes(pt.size()), bytes(16)};
+  std::size_t pos = 0;
+  for (std::size_t p : pieces) {
+    const auto w = sealer.update(std::span(r.ct).subspan(pos, p), std::span(pt).subspan(pos, p));
+    EXPECT_TRUE(w);
+    EXPECT_EQ(*w, crypto::aead_sealer::output_size(p));
+    pos += p;
+  }
+  sealer.finish(std::span<std::uint8_t, 16>(r.tag.data(), 16));
+  return r;
+}
+
+// open_pieces decrypts `input` given in pieces and returns the plaintext and
+// finish's verdict. For the trailing position input is ct || tag; each call
+// gets an output buffer of exactly output_size() bytes.
+std::pair<bytes, result<void>> open_pieces(const setup& s, tag_position pos, const bytes& input, const bytes& tag,
+                                           const std::vector<std::size_t>& pieces) {
+  crypto::aead_opener opener;
+  EXPECT_TRUE(opener.init(s.alg, s.key, s.nonce, pos));
+  feed_aad(opener, s.aad);
+  bytes out;
+  std::size_t at = 0;
+  for (std::size_t p : pieces) {
+    const std::size_t expect = opener.output_size(p);
+    bytes chunk(expect);
+    const auto w = opener.update(chunk, std::span(input).subspan(at, p));
+    EXPECT_TRUE(w);
+    EXPECT_EQ(*w, expect);
+    out.insert(out.end(), chunk.begin(), chunk.end());
+    at += p;
+  }
+  result<void> verdict = pos == tag_position::detached ? opener.finish(tag) : opener.finish();
+  return {out, verdict};
+}
+
+bytes with_tag(const sealed& s) {
+  bytes v = s.ct;
+  v.insert(v.end(), s.tag.begin(), s.tag.end());
+  return v;
+}
+
+class AeadStream : public test::cpu_level_test {};
+SEALWIRE_INSTANTIATE_CPU_LEVELS(AeadStream);
+
+}  // namespace
+
+TEST_P(AeadStream, EverySplitBothPositions) {
+  test::seeded_random rng(2024);
+  for (aead_algorithm alg : all_algorithms) {
+    for (std::size_t len : lengths) {
+      const setup s = make_setup(alg, rng);
+      const bytes pt = rng.fill(len);
+      const sealed want = reference(s, pt);
+      const bytes stream = with_tag(want);
+      std::vector<splitter> splits;
+      for (std::size_t piece = 1; piece <= 161; ++piece) splits.push_back(fixed(piece));
+      for (int i = 0; i < 50; ++i) splits.push_back(random_split(rng));
+      for (const auto& split : splits) {
+        const sealed got = seal_pieces(s, pt, split(len));
+        ASSERT_EQ(got.ct, want.ct) << crypto::properties(alg).name << " len " << len;
+        ASSERT_EQ(got.tag, want.tag);
+        const auto [pt_detached, ok_detached] = open_pieces(s, tag_position::detached, want.ct, want.tag, split(len));
+        ASSERT_TRUE(ok_detached) << crypto::properties(alg).name << " len " << len;
+        ASSERT_EQ(pt_detached, pt);
+        const auto [pt_trailing, ok_trailing] = open_pieces(s, tag_position::trailing, stream, {}, split(stream.size()));
+        ASSERT_TRUE(ok_trailing) << crypto::properties(alg).name << " len " << len;
+        ASSERT_EQ(pt_trailing, pt);
+      }
+    }
+  }
+}
+
+TEST_P(AeadStream, InPlaceEverywhere) {
+  test::seeded_random rng(7);
+  for (aead_algorithm alg : all_algorithms) {
+    for (std::size_t len : {0u, 5u, 64u, 100u, 1000u, 5000u}) {
+      const setup s = make_setup(alg, rng);
+      const bytes pt = rng.fill(len);
+      const sealed want = reference(s, pt);
+      for (int trial = 0; trial < 10; ++trial) {
+        const auto pieces = random_split(rng)(len);
+        // sealer in place
+        crypto::aead_sealer sealer;
+        ASSERT_TRUE(sealer.init(alg, s.key, s.nonce));
+        sealer.aad(s.aad);
+        bytes buf = pt;
+        std::size_t at = 0;
+        for (std::size_t p : pieces) {
+          ASSERT_TRUE(sealer.update(std::span(buf).subspan(at, p), std::span(buf).subspan(at, p)));
+          at += p;
+        }
+        bytes tag(16);
+        sealer.finish(std::span<std::uint8_t, 16>(tag.data(), 16));
+        ASSERT_EQ(buf, want.ct);
+        ASSERT_EQ(tag, want.tag);
+        // detached opener in place
+        crypto::aead_opener opener;
+        ASSERT_TRUE(opener.init(alg, s.key, s.nonce));
+        opener.aad(s.aad);
+        at = 0;
+        for (std::size_t p : pieces) {
+          ASSERT_TRUE(opener.update(std::span(buf).subspan(at, p), std::span(buf).subspan(at, p)));
+          at += p;
+        }
+        ASSERT_TRUE(opener.finish(tag));
+        ASSERT_EQ(buf, pt);
+      }
+      // trailing opener in place: each piece is decrypted where it lies and the
+      // plaintext lands at the piece's start.
+      const bytes stream = with_tag(want);
+      for (int trial = 0; trial < 10; ++trial) {
+        crypto::aead_opener opener;
+        ASSERT_TRUE(opener.init(alg, s.key, s.nonce, tag_position::trailing));
+        opener.aad(s.aad);
+        bytes out;
+        std::size_t at = 0;
+        for (std::size_t p : random_split(rng)(stream.size())) {
+          bytes piece(stream.begin() + static_cast<long>(at), stream.begin() + static_cast<long>(at + p));
+          const std::size_t expect = opener.output_size(p);
+          const auto w = opener.update(piece, piece);
+          ASSERT_TRUE(w);
+          ASSERT_EQ(*w, expect);
+          out.insert(out.end(), piece.begin(), piece.begin() + static_cast<long>(expect));
+          at += p;
+        }
+        ASSERT_TRUE(opener.finish());
+        ASSERT_EQ(out, pt);
+      }
+      // one-shot in place, in the attached layout
+      const bool tag_first = crypto::properties(alg).tag_first;
+      bytes buf(len + 16);
+      std::copy(pt.begin(), pt.end(), buf.begin() + (tag_first ? 16 : 0));
+      const auto sealed_n = crypto::aead_seal(alg, buf, std::span(buf).subspan(tag_first ? 16 : 0, len), s.aad, s.nonce, s.key);
+      ASSERT_TRUE(sealed_n);
+      const auto opened_n = crypto::aead_open(alg, std::span(buf).subspan(tag_first ? 16 : 0, len), buf, s.aad, s.nonce, s.key);
+      ASSERT_TRUE(opened_n);
+      ASSERT_EQ(bytes(buf.begin() + (tag_first ? 16 : 0), buf.begin() + (tag_first ? 16 : 0) + static_cast<long>(len)), pt);
+    }
+  }
+}
+
+TEST_P(AeadStream, EveryBitFlipIsRejectedAndReleasesNothing) {
+  test::seeded_random rng(31);
+  for (aead_algorithm alg : all_algorithms) {
+    const setup s = make_setup(alg, rng);
+    const bytes pt = rng.fill(70);
+    const sealed want = reference(s, pt);
+    const bool tag_first = crypto::properties(alg).tag_first;
+    bytes attached(pt.size() + 16);
+    ASSERT_TRUE(crypto::aead_seal(alg, attached, pt, s.aad, s.nonce, s.key));
+
+    auto expect_rejected = [&](const bytes& input, const bytes& aad, const char* what, std::size_t bit) {
+      bytes out(pt.size(), 0xcc);
+      const auto r = crypto::aead_open(alg, out, input, aad, s.nonce, s.key);
+      ASSERT_EQ(r.error(), crypto_errc::authentication_failed) << what << " bit " << bit;
+      // The output the text would have occupied is wiped; nothing else is touched.
+      const std::size_t n = input.size() - 16;
+      ASSERT_EQ(bytes(out.begin(), out.begin() + static_cast<long>(n)), bytes(n, 0)) << "output must be wiped";
+      ASSERT_EQ(bytes(out.begin() + static_cast<long>(n), out.end()), bytes(pt.size() - n, 0xcc));
+      // The incremental opener in the trailing position reaches the same verdict.
+      crypto::aead_opener o;
+      ASSERT_TRUE(o.init(alg, s.key, s.nonce, tag_position::trailing));
+      o.aad(aad);
+      bytes scratch(input.size());
+      const bytes stream = tag_first ? bytes{} : input;
+      if (!tag_first) {
+        ASSERT_TRUE(o.update(scratch, stream));
+        ASSERT_EQ(o.finish().error(), crypto_errc::authentication_failed) << what << " bit " << bit;
+      }
+    };
+    for (std::size_t bit = 0; bit < attached.size() * 8; ++bit) {
+      bytes bad = attached;
+      bad[bit / 8] ^= static_cast<std::uint8_t>(1u << (bit % 8));
+      expect_rejected(bad, s.aad, "text or tag", bit);
+    }
+    for (std::size_t bit = 0; bit < s.aad.size() * 8; ++bit) {
+      bytes bad_aad = s.aad;
+      bad_aad[bit / 8] ^= static_cast<std::uint8_t>(1u << (bit % 8));
+      expect_rejected(attached, bad_aad, "aad", bit);
+    }
+    // Truncated or extended inputs fail too.
+    expect_rejected(bytes(attached.begin(), attached.end() - 1), s.aad, "truncated", 0);
+    bytes longer = attached;
+    longer.push_back(0);
+    bytes out(longer.size());
+    EXPECT_EQ(crypto::aead_open(alg, out, longer, s.aad, s.nonce, s.key).error(), crypto_errc::authentication_failed);
+  }
+}
+
+TEST_P(AeadStream, ShortOutputBufferMidStreamThenContinue) {
+  test::seeded_random rng(55);
+  for (aead_algorithm alg : all_algorithms) {
+    const setup s = make_setup(alg, rng);
+    const bytes pt = rng.fill(300);
+    const sealed want = reference(s, pt);
+    const bytes stream = with_tag(want);
+    for (tag_position pos : {tag_position::detached, tag_position::trailing}) {
+      const bytes& input = pos == tag_position::detached ? want.ct : stream;
+      crypto::aead_opener o;
+      ASSERT_TRUE(o.init(alg, s.key, s.nonce, pos));
+      o.aad(s.aad);
+      bytes out;
+      std::size_t at = 0;
+      while (at < input.size()) {
+        const std::size_t p = std::min<std::size_t>(37, input.size() - at);
+        const auto in = std::span(input).subspan(at, p);
+        const std::size_t need = o.output_size(p);
+        if (need > 0) {
+          bytes small(need - 1);
+          ASSERT_EQ(o.update(small, in).error(), crypto_errc::buffer_too_small);
+          ASSERT_EQ(o.output_size(p), need) << "a refused call must not change the state";
+        }
+        bytes chunk(need + 5);  // larger than needed is fine
+        const auto w = o.update(chunk, in);
+        ASSERT_TRUE(w);
+        ASSERT_EQ(*w, need);
+        out.insert(out.end(), chunk.begin(), chunk.begin() + static_cast<long>(need));
+        at += p;
+      }
+      ASSERT_TRUE(pos == tag_position::detached ? o.finish(want.tag) : o.finish());
+      ASSERT_EQ(out, pt);
+    }
+    crypto::aead_sealer sealer;
+    ASSERT_TRUE(sealer.init(alg, s.key, s.nonce));
+    sealer.aad(s.aad);
+    bytes ct(pt.size());
+    bytes small(10);
+    ASSERT_EQ(sealer.update(small, std::span(pt).first(11)).error(), crypto_errc::buffer_too_small);
+    ASSERT_TRUE(sealer.update(ct, pt));
+    bytes tag(16);
+    sealer.finish(std::span<std::uint8_t, 16>(tag.data(), 16));
+    EXPECT_EQ(ct, want.ct);
+    EXPECT_EQ(tag, want.tag);
+  }
+}
+
+TEST_P(AeadStream, FailureIsStickyAndWipes) {
+  test::seeded_random rng(66);
+  const setup s = make_setup(aead_algorithm::chacha20_poly1305, rng);
+  const bytes pt = rng.fill(50);
+  sealed want = reference(s, pt);
+  want.tag[3] ^= 1;
+  crypto::aead_opener o;
+  ASSERT_TRUE(o.init(s.alg, s.key, s.nonce));
+  o.aad(s.aad);
+  bytes out(50);
+  ASSERT_TRUE(o.update(out, want.ct));
+  EXPECT_EQ(o.finish(want.tag).error(), crypto_errc::authentication_failed);
+  EXPECT_EQ(o.update(out, want.ct).error(), crypto_errc::authentication_failed);
+  EXPECT_EQ(o.finish(want.tag).error(), crypto_errc::authentication_failed);
+  // init starts afresh
+  want.tag[3] ^= 1;
+  ASSERT_TRUE(o.init(s.alg, s.key, s.nonce));
+  o.aad(s.aad);
+  ASSERT_TRUE(o.update(out, want.ct));
+  EXPECT_TRUE(o.finish(want.tag));
+  EXPECT_EQ(out, pt);
+
+  // A trailing stream shorter than a tag cannot be authentic.
+  crypto::aead_opener t;
+  ASSERT_TRUE(t.init(s.alg, s.key, s.nonce, tag_position::trailing));
+  bytes none;
+  ASSERT_TRUE(t.update(none, bytes(15, 0)));
+  EXPECT_EQ(t.finish().error(), crypto_errc::authentication_failed);
+}
+
+TEST_P(AeadStream, MessageLimitIsAnErrorForTheOpener) {
+  test::seeded_random rng(67);
+  for (aead_algorithm alg : {aead_algorithm::chacha20_poly1305, aead_algorithm::xchacha20_poly1305}) {
+    const setup s = make_setup(alg, rng);
+    const std::uint64_t max = crypto::properties(alg).max_message_size;
+    crypto::aead_opener o;
+    ASSERT_TRUE(o.init(alg, s.key, s.nonce));
+    crypto::detail::aead_test_access::set_text_len(o, max - 10);
+    bytes out(11);
+    ASSERT_TRUE(o.update(std::span(out).first(10), bytes(10, 0)));  // exactly up to the limit
+    EXPECT_EQ(o.update(std::span(out).first(1), bytes(1, 0)).error(), crypto_errc::message_too_long);
+    EXPECT_EQ(o.finish(bytes(16, 0)).error(), crypto_errc::message_too_long) << "the failure is sticky";
+  }
+}
+
+// ---- misuse is a contract failure ----
+
+TEST(AeadContracts, WrongCallOrderAborts) {
+  const bytes key(32, 1), nonce(12, 2);
+  bytes buf(32);
+  EXPECT_DEATH(
+      {
+        crypto::aead_sealer s;
+        (void)s.update(buf, buf);
+      },
+      "contract violated");
+  EXPECT_DEATH(
+      {
+        crypto::aead_sealer s;
+        (void)s.init(aead_algorithm::chacha20_poly1305, key, nonce);
+        (void)s.update(buf, buf);
+        s.aad(buf);
+      },
+      "contract violated");
+  EXPECT_DEATH(
+      {
+        crypto::aead_sealer s;
+        (void)s.init(aead_algorithm::chacha20_poly1305, key, nonce);
+        std::uint8_t tag[16];
+        s.finish(tag);
+        s.finish(tag);
+      },
+      "contract violated");
+  EXPECT_DEATH(
+      {
+        crypto::aead_sealer s;
+        (void)s.init(aead_algorithm::xsalsa20_poly1305, key, bytes(24, 0));
+        s.aad(buf);
+      },
+      "contract violated");
+  EXPECT_DEATH(
+      {
+        crypto::aead_opener o;
+        (void)o.init(aead_algorithm::chacha20_poly1305, key, nonce);
+        (void)o.finish();  // trailing finish on a detached opener
+      },
+      "contract violated");
+  EXPECT_DEATH(
+      {
+        crypto::aead_sealer s;
+        (void)s.init(aead_algorithm::chacha20_poly1305, key, nonce);
+        crypto::detail::aead_test_access::set_text_len(s, crypto::properties(aead_algorithm::chacha20_poly1305).max_message_size);
+        (void)s.update(std::span(buf).first(1), std::span(buf).first(1));
+      },
+      "contract violated");
+}
+
+TEST(AeadContracts, OpenerAfterSuccessAborts) {
+  test::seeded_random rng(9);
+  const setup s = make_setup(aead_algorithm::chacha20_poly1305, rng);
+  const sealed want = reference(s, bytes(3, 1));
+  EXPECT_DEATH(
+      {
+        crypto::aead_opener o;
+        (void)o.init(s.alg, s.key, s.nonce);
+        o.aad(s.aad);
+        bytes out(3);
+        (void)o.update(out, want.ct);
+        (void)o.finish(want.tag);
+        (void)o.update(out, want.ct);
+      },
+      "contract violated");
+}
+
+TEST(AeadMove, MovedSealerContinuesAndSourceIsWiped) {
+  test::seeded_random rng(10);
+  const setup s = make_setup(aead_algorithm::xchacha20_poly1305, rng);
+  const bytes pt = rng.fill(200);
+  const sealed want = reference(s, pt);
+  crypto::xchacha20_poly1305::sealer a;
+  a.init(std::span<const std::uint8_t, 32>(s.key.data(), 32), std::span<const std::uint8_t, 24>(s.nonce.data(), 24));
+  a.aad(s.aad);
+  bytes ct(200);
+  ASSERT_TRUE(a.update(std::span(ct).first(77), std::span(pt).first(77)));
+  crypto::aead_sealer b(std::move(a));
+  ASSERT_TRUE(b.update(std::span(ct).subspan(77), std::span(pt).subspan(77)));
+  bytes tag(16);
+  b.finish(std::span<std::uint8_t, 16>(tag.data(), 16));
+  EXPECT_EQ(ct, want.ct);
+  EXPECT_EQ(tag, want.tag);
+  EXPECT_DEATH((void)a.update(ct, pt), "contract violated");  // NOLINT(bugprone-use-after-move)
+}
