@@ -27,10 +27,33 @@ void chacha_blocks_portable(const std::uint32_t w[16], std::uint64_t counter, st
 }
 
 namespace {
-constexpr stream_kernels portable_kernels{"portable", {{1, &chacha_blocks_portable}, {0, nullptr}, {0, nullptr}, {0, nullptr}}, 4};
+
+constexpr stream_kernels portable_kernels{
+    "portable", {{1, &chacha_blocks_portable}, {0, nullptr}, {0, nullptr}, {0, nullptr}}, 4};
+#if SEALWIRE_X86_KERNELS
+constexpr stream_kernels sse41_kernels{
+    "sse41", {{4, &chacha_blocks_x4_sse41}, {1, &chacha_blocks_x1_sse41}, {0, nullptr}, {0, nullptr}}, 4};
+constexpr stream_kernels avx2_kernels{
+    "avx2", {{8, &chacha_blocks_x8_avx2}, {4, &chacha_blocks_x4_sse41}, {1, &chacha_blocks_x1_sse41}, {0, nullptr}}, 8};
+constexpr stream_kernels avx512_kernels{"avx512",
+                                        {{16, &chacha_blocks_x16_avx512},
+                                         {8, &chacha_blocks_x8_avx2},
+                                         {4, &chacha_blocks_x4_sse41},
+                                         {1, &chacha_blocks_x1_sse41}},
+                                        16};
+#endif
+
 }  // namespace
 
-const stream_kernels& chacha_kernels() noexcept { return portable_kernels; }
+const stream_kernels& chacha_kernels() noexcept {
+#if SEALWIRE_X86_KERNELS
+  const std::uint32_t f = cpu::enabled();
+  if ((f & (cpu::avx512f | cpu::avx2)) == (cpu::avx512f | cpu::avx2)) return avx512_kernels;
+  if ((f & cpu::avx2) != 0) return avx2_kernels;
+  if ((f & (cpu::sse41 | cpu::ssse3)) == (cpu::sse41 | cpu::ssse3)) return sse41_kernels;
+#endif
+  return portable_kernels;
+}
 
 }  // namespace detail
 

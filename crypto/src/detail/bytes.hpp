@@ -48,6 +48,13 @@ static inline std::uint32_t rotl32(std::uint32_t x, int n) noexcept {
   return (x << n) | (x >> (32 - n));
 }
 
+// rotl<N> on one word; the vector headers overload it for their lane types,
+// so the round functions are written once for scalars and vectors.
+template <int N>
+static inline std::uint32_t rotl(std::uint32_t x) noexcept {
+  return (x << N) | (x >> (32 - N));
+}
+
 // A 16-byte vector (GCC/Clang vector extension; SSE2, the x86-64 baseline,
 // or plain registers elsewhere). Loaded and stored with memcpy: unaligned.
 typedef std::uint8_t v16u8 __attribute__((vector_size(16)));

@@ -1,4 +1,7 @@
-// The ChaCha double round on sixteen words held in local variables.
+// The ChaCha quarter round and double rounds, written once for any word type
+// W with +, ^ and rotl<N>: uint32_t for the portable code, a vector of lanes
+// (one block per lane, or one row per lane) for the instruction-set kernels.
+// Internal linkage (static), so each instruction-set file gets its own copy.
 #pragma once
 
 #include "bytes.hpp"
@@ -7,22 +10,21 @@
 
 namespace sealwire::crypto::detail {
 
-[[gnu::always_inline]] static inline void chacha_qr(std::uint32_t& a, std::uint32_t& b, std::uint32_t& c,
-                                                    std::uint32_t& d) noexcept {
+template <class W>
+[[gnu::always_inline]] static inline void chacha_qr(W& a, W& b, W& c, W& d) noexcept {
   // RFC 8439 2.1
-  a += b; d ^= a; d = rotl32(d, 16);
-  c += d; b ^= c; b = rotl32(b, 12);
-  a += b; d ^= a; d = rotl32(d, 8);
-  c += d; b ^= c; b = rotl32(b, 7);
+  a = a + b; d = rotl<16>(d ^ a);
+  c = c + d; b = rotl<12>(b ^ c);
+  a = a + b; d = rotl<8>(d ^ a);
+  c = c + d; b = rotl<7>(b ^ c);
 }
 
-// chacha_rounds applies `rounds` rounds (column then diagonal, RFC 8439 2.3).
-[[gnu::always_inline]] static inline void chacha_rounds(std::uint32_t& x0, std::uint32_t& x1, std::uint32_t& x2,
-                                                        std::uint32_t& x3, std::uint32_t& x4, std::uint32_t& x5,
-                                                        std::uint32_t& x6, std::uint32_t& x7, std::uint32_t& x8,
-                                                        std::uint32_t& x9, std::uint32_t& x10, std::uint32_t& x11,
-                                                        std::uint32_t& x12, std::uint32_t& x13, std::uint32_t& x14,
-                                                        std::uint32_t& x15, unsigned rounds) noexcept {
+// chacha_rounds applies `rounds` rounds (column then diagonal, RFC 8439 2.3)
+// to sixteen words held in locals.
+template <class W>
+[[gnu::always_inline]] static inline void chacha_rounds(W& x0, W& x1, W& x2, W& x3, W& x4, W& x5, W& x6, W& x7, W& x8,
+                                                        W& x9, W& x10, W& x11, W& x12, W& x13, W& x14, W& x15,
+                                                        unsigned rounds) noexcept {
   for (unsigned i = 0; i < rounds; i += 2) {
     chacha_qr(x0, x4, x8, x12);
     chacha_qr(x1, x5, x9, x13);
@@ -34,5 +36,21 @@ namespace sealwire::crypto::detail {
     chacha_qr(x3, x4, x9, x14);
   }
 }
+
+namespace {  // internal linkage: instantiated per instruction-set file
+
+// chacha_family tells the block-parallel kernels where ChaCha keeps its
+// 64-bit block counter (words 12 and 13) and how to run its rounds.
+struct chacha_family {
+  static constexpr int counter_lo = 12;
+  static constexpr int counter_hi = 13;
+  template <class W>
+  static void rounds(W& x0, W& x1, W& x2, W& x3, W& x4, W& x5, W& x6, W& x7, W& x8, W& x9, W& x10, W& x11, W& x12,
+                     W& x13, W& x14, W& x15, unsigned n) noexcept {
+    chacha_rounds(x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, n);
+  }
+};
+
+}  // namespace
 
 }  // namespace sealwire::crypto::detail

@@ -36,6 +36,23 @@ struct stream_kernels {
 const stream_kernels& chacha_kernels() noexcept;
 const stream_kernels& salsa_kernels() noexcept;
 
+// Instruction-set kernels (x86-64): chacha_blocks_xN_isa processes a multiple of N blocks.
+void chacha_blocks_x1_sse41(const std::uint32_t words[16], std::uint64_t counter, std::uint8_t* out,
+                            const std::uint8_t* in, std::size_t nblocks, unsigned rounds) noexcept;
+void chacha_blocks_x4_sse41(const std::uint32_t words[16], std::uint64_t counter, std::uint8_t* out,
+                            const std::uint8_t* in, std::size_t nblocks, unsigned rounds) noexcept;
+void chacha_blocks_x8_avx2(const std::uint32_t words[16], std::uint64_t counter, std::uint8_t* out,
+                           const std::uint8_t* in, std::size_t nblocks, unsigned rounds) noexcept;
+void chacha_blocks_x16_avx512(const std::uint32_t words[16], std::uint64_t counter, std::uint8_t* out,
+                              const std::uint8_t* in, std::size_t nblocks, unsigned rounds) noexcept;
+
+void salsa_blocks_x4_sse41(const std::uint32_t words[16], std::uint64_t counter, std::uint8_t* out,
+                           const std::uint8_t* in, std::size_t nblocks, unsigned rounds) noexcept;
+void salsa_blocks_x8_avx2(const std::uint32_t words[16], std::uint64_t counter, std::uint8_t* out,
+                          const std::uint8_t* in, std::size_t nblocks, unsigned rounds) noexcept;
+void salsa_blocks_x16_avx512(const std::uint32_t words[16], std::uint64_t counter, std::uint8_t* out,
+                             const std::uint8_t* in, std::size_t nblocks, unsigned rounds) noexcept;
+
 void chacha_blocks_portable(const std::uint32_t words[16], std::uint64_t counter, std::uint8_t* out,
                             const std::uint8_t* in, std::size_t nblocks, unsigned rounds) noexcept;
 void salsa_blocks_portable(const std::uint32_t words[16], std::uint64_t counter, std::uint8_t* out,
