@@ -55,7 +55,7 @@ function(sealwire_isa_sources target level)
   if(level MATCHES "^(avx512|ifma)$")
     # GCC 12's avx512fintrin.h trips -Wmaybe-uninitialized on its own
     # _mm512_undefined_* placeholders; the warning is about the header.
-    list(APPEND flags $<$<CXX_COMPILER_ID:GNU>:-Wno-maybe-uninitialized>)
+    list(APPEND flags $<$<CXX_COMPILER_ID:GNU>:-Wno-maybe-uninitialized> $<$<CXX_COMPILER_ID:GNU>:-Wno-uninitialized>)
   endif()
   target_sources(${target} PRIVATE ${ARGN})
   set_source_files_properties(${ARGN} TARGET_DIRECTORY ${target} PROPERTIES COMPILE_OPTIONS "${flags}")

@@ -88,7 +88,8 @@ result<void> aead_core::init(aead_algorithm a, std::span<const std::uint8_t> key
   const aead_properties& p = properties(a);
   if (key.size() != p.key_size) return crypto_errc::invalid_key;
   if (nonce.size() != p.nonce_size) return crypto_errc::invalid_nonce;
-  wipe();
+  // The cipher setup below wipes the stream state; mac.init replaces the MAC key.
+  aad_len = text_len = 0;
   alg = a;
   max_text = p.max_message_size;
   format = a == aead_algorithm::xsalsa20_poly1305          ? aead_mac_format::secretbox

@@ -31,15 +31,17 @@ namespace {
 constexpr stream_kernels portable_kernels{
     "portable", {{1, &chacha_blocks_portable}, {0, nullptr}, {0, nullptr}, {0, nullptr}}, 4};
 #if SEALWIRE_X86_KERNELS
+// A lone block runs the portable code at every level: its four independent
+// quarter-round chains beat any one-block vector layout (measured).
 constexpr stream_kernels sse41_kernels{
-    "sse41", {{4, &chacha_blocks_x4_sse41}, {1, &chacha_blocks_x1_sse41}, {0, nullptr}, {0, nullptr}}, 4};
+    "sse41", {{4, &chacha_blocks_x4_sse41}, {1, &chacha_blocks_portable}, {0, nullptr}, {0, nullptr}}, 4};
 constexpr stream_kernels avx2_kernels{
-    "avx2", {{8, &chacha_blocks_x8_avx2}, {4, &chacha_blocks_x4_sse41}, {1, &chacha_blocks_x1_sse41}, {0, nullptr}}, 8};
+    "avx2", {{8, &chacha_blocks_x8_avx2}, {4, &chacha_blocks_x4_sse41}, {1, &chacha_blocks_portable}, {0, nullptr}}, 8};
 constexpr stream_kernels avx512_kernels{"avx512",
                                         {{16, &chacha_blocks_x16_avx512},
                                          {8, &chacha_blocks_x8_avx2},
-                                         {4, &chacha_blocks_x4_sse41},
-                                         {1, &chacha_blocks_x1_sse41}},
+                                         {4, &chacha_blocks_x4_avx512},
+                                         {1, &chacha_blocks_portable}},
                                         16};
 #endif
 

@@ -1,4 +1,7 @@
-// ChaCha kernel for AVX-512: sixteen blocks in parallel.
+// ChaCha kernels for AVX-512: sixteen blocks in parallel (one state word of
+// sixteen blocks per register), and four blocks quarter-round parallel (one
+// block per 128-bit lane, its four rows in four registers), for the runs of
+// 4-15 blocks that are too short for the wide kernel.
 #include "detail/chacha_core.hpp"
 #include "detail/vec_avx512.hpp"
 
@@ -7,6 +10,45 @@ namespace sealwire::crypto::detail {
 void chacha_blocks_x16_avx512(const std::uint32_t w[16], std::uint64_t counter, std::uint8_t* out,
                               const std::uint8_t* in, std::size_t nblocks, unsigned rounds) noexcept {
   blocks_x16<chacha_family>(w, counter, out, in, nblocks, rounds);
+}
+
+void chacha_blocks_x4_avx512(const std::uint32_t w[16], std::uint64_t counter, std::uint8_t* out,
+                             const std::uint8_t* in, std::size_t nblocks, unsigned rounds) noexcept {
+  const v16 r0 = {_mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(w)))};
+  const v16 r1 = {_mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(w + 4)))};
+  const v16 r2 = {_mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(w + 8)))};
+  const int w14 = static_cast<int>(w[14]), w15 = static_cast<int>(w[15]);
+  for (; nblocks >= 4; nblocks -= 4, counter += 4, in += 256, out += 256) {
+    // Row 3 of block L (lane L): its 64-bit counter, then words 14 and 15.
+    auto lo = [&](std::uint64_t l) { return static_cast<int>(counter + l); };
+    auto hi = [&](std::uint64_t l) { return static_cast<int>((counter + l) >> 32); };
+    const v16 r3 = {_mm512_set_epi32(w15, w14, hi(3), lo(3), w15, w14, hi(2), lo(2), w15, w14, hi(1), lo(1), w15, w14,
+                                     hi(0), lo(0))};
+    v16 a = r0, b = r1, c = r2, d = r3;
+    for (unsigned i = 0; i < rounds; i += 2) {
+      chacha_qr(a, b, c, d);  // the column quarter rounds, in every lane
+      // Rotate rows 1-3 within each lane so that each word column is a diagonal, and back.
+      b.v = _mm512_shuffle_epi32(b.v, _MM_PERM_ADCB);
+      c.v = _mm512_shuffle_epi32(c.v, _MM_PERM_BADC);
+      d.v = _mm512_shuffle_epi32(d.v, _MM_PERM_CBAD);
+      chacha_qr(a, b, c, d);
+      b.v = _mm512_shuffle_epi32(b.v, _MM_PERM_CBAD);
+      c.v = _mm512_shuffle_epi32(c.v, _MM_PERM_BADC);
+      d.v = _mm512_shuffle_epi32(d.v, _MM_PERM_ADCB);
+    }
+    a = a + r0;
+    b = b + r1;
+    c = c + r2;
+    d = d + r3;
+    // Lane L of a, b, c, d are bytes 0-15, 16-31, 32-47, 48-63 of block L.
+    const __m512i ab_lo = _mm512_shuffle_i32x4(a.v, b.v, 0x44), ab_hi = _mm512_shuffle_i32x4(a.v, b.v, 0xee);
+    const __m512i cd_lo = _mm512_shuffle_i32x4(c.v, d.v, 0x44), cd_hi = _mm512_shuffle_i32x4(c.v, d.v, 0xee);
+    const __m512i blk[4] = {_mm512_shuffle_i32x4(ab_lo, cd_lo, 0x88), _mm512_shuffle_i32x4(ab_lo, cd_lo, 0xdd),
+                            _mm512_shuffle_i32x4(ab_hi, cd_hi, 0x88), _mm512_shuffle_i32x4(ab_hi, cd_hi, 0xdd)};
+    for (int l = 0; l < 4; ++l) {
+      _mm512_storeu_si512(out + 64 * l, _mm512_xor_si512(_mm512_loadu_si512(in + 64 * l), blk[l]));
+    }
+  }
 }
 
 }  // namespace sealwire::crypto::detail

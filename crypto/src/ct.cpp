@@ -46,11 +46,4 @@ void select(std::span<std::uint8_t> out, bool choose_a, std::span<const std::uin
   }
 }
 
-void wipe(void* p, std::size_t n) noexcept {
-  if (n == 0) return;
-  std::memset(p, 0, n);
-  // The empty asm claims to read the memory, so the stores above are not dead.
-  __asm__ __volatile__("" : : "r"(p) : "memory");
-}
-
 }  // namespace sealwire::crypto::ct

@@ -52,11 +52,12 @@ void run_kernels(const stream_kernels& ks, stream_state& st, std::uint8_t* out, 
 }
 
 // refill generates keystream for at least `need` (< 64 * batch) bytes into
-// ks, and ahead of need by the look-ahead: a quarter of what the stream has
+// ks, and ahead of need by the look-ahead: half of what the stream has
 // generated through this buffer so far, up to the kernels' batch. A stream fed
-// in small pieces soon runs the widest kernel over a full batch, while the
-// keystream that may go unused at its end stays below a quarter of the work
-// done; a single call (one-shot) generates exactly what it needs.
+// in small pieces soon runs the widest kernel over a full batch (after 32
+// blocks with AVX-512), while the keystream that may go unused at its end
+// stays below half of the work done through the buffer and below one batch; a
+// single call (one-shot) generates exactly what it needs.
 void refill(const stream_kernels& ks, stream_state& st, std::size_t need) noexcept {
   std::uint64_t blocks = (need + 63) / 64;
   blocks = std::max<std::uint64_t>(blocks, st.lookahead);
@@ -67,7 +68,7 @@ void refill(const stream_kernels& ks, stream_state& st, std::size_t need) noexce
   st.ks_len = static_cast<std::uint16_t>(64 * blocks);
   st.ks_high = std::max(st.ks_high, st.ks_len);
   st.buffered_blocks = static_cast<std::uint32_t>(std::min<std::uint64_t>(st.buffered_blocks + blocks, 1u << 30));
-  st.lookahead = static_cast<std::uint8_t>(std::clamp<std::uint64_t>(st.buffered_blocks / 4, 1, ks.batch));
+  st.lookahead = static_cast<std::uint8_t>(std::clamp<std::uint64_t>(st.buffered_blocks / 2, 1, ks.batch));
 }
 
 }  // namespace

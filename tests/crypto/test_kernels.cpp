@@ -3,6 +3,7 @@
 // that straddle 2^32 (where the low counter word wraps into the high one).
 #include <sealwire/crypto/chacha.hpp>
 #include <sealwire/crypto/cpu.hpp>
+#include <sealwire/crypto/poly1305.hpp>
 #include <sealwire/crypto/salsa20.hpp>
 
 #include "detail/kernels.hpp"
@@ -24,9 +25,9 @@ std::vector<named_kernel> chacha_kernels() {
   std::vector<named_kernel> k;
 #if SEALWIRE_X86_KERNELS
   namespace cpu = crypto::cpu;
-  k.push_back({"x1_sse41", &crypto::detail::chacha_blocks_x1_sse41, 1, cpu::sse41 | cpu::ssse3});
   k.push_back({"x4_sse41", &crypto::detail::chacha_blocks_x4_sse41, 4, cpu::sse41 | cpu::ssse3});
   k.push_back({"x8_avx2", &crypto::detail::chacha_blocks_x8_avx2, 8, cpu::avx2});
+  k.push_back({"x4_avx512", &crypto::detail::chacha_blocks_x4_avx512, 4, cpu::avx512f | cpu::avx2});
   k.push_back({"x16_avx512", &crypto::detail::chacha_blocks_x16_avx512, 16, cpu::avx512f | cpu::avx2});
 #endif
   return k;
@@ -119,4 +120,47 @@ TEST(Kernels, Salsa20EveryLengthEveryLevel) {
   for (unsigned rounds : {8u, 12u, 20u}) sweep_levels<crypto::salsa20>(8, rounds, 0);
   sweep_levels<crypto::salsa20>(24, 20, 0);
   sweep_levels<crypto::salsa20>(8, 20, 0xffffffffULL - 9);
+}
+
+// Poly1305 at every level against the portable level: every length 0-2048,
+// and long messages in random pieces, so that scalar and vector kernels take
+// turns within one message (the accumulator passes between them).
+TEST(Kernels, Poly1305EveryLengthAndSplitEveryLevel) {
+  test::seeded_random rng(1305);
+  const bytes msg = rng.fill(6000);
+  std::vector<bytes> keys;
+  keys.push_back(bytes(32, 0xff));  // extreme limbs
+  for (int i = 0; i < 3; ++i) keys.push_back(rng.fill(32));
+  for (const auto& key : keys) {
+    const auto k32 = std::span<const std::uint8_t, 32>(key.data(), 32);
+    std::vector<std::string> want;
+    {
+      test::scoped_cpu_level force(crypto::cpu::level::portable);
+      for (std::size_t len = 0; len <= 2048; ++len) {
+        std::uint8_t tag[16];
+        crypto::poly1305::mac(tag, std::span(msg).first(len), k32);
+        want.push_back(test::to_hex(tag));
+      }
+    }
+    for (auto level : test::cpu_levels()) {
+      test::scoped_cpu_level force(level);
+      for (std::size_t len = 0; len <= 2048; ++len) {
+        std::uint8_t tag[16];
+        crypto::poly1305::mac(tag, std::span(msg).first(len), k32);
+        ASSERT_EQ(test::to_hex(tag), want[len]) << crypto::cpu::name(level) << " length " << len;
+      }
+      for (int trial = 0; trial < 30; ++trial) {
+        crypto::poly1305 p(k32);
+        std::size_t at = 0;
+        while (at < 2048) {
+          const std::size_t piece = std::min<std::size_t>(2048 - at, rng.uniform(3) == 0 ? rng.uniform(17) : rng.uniform(700));
+          p.update(std::span(msg).subspan(at, piece));
+          at += piece;
+        }
+        std::uint8_t tag[16];
+        p.finish(tag);
+        ASSERT_EQ(test::to_hex(tag), want[2048]) << crypto::cpu::name(level) << " trial " << trial;
+      }
+    }
+  }
 }

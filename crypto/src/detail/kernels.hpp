@@ -37,12 +37,13 @@ const stream_kernels& chacha_kernels() noexcept;
 const stream_kernels& salsa_kernels() noexcept;
 
 // Instruction-set kernels (x86-64): chacha_blocks_xN_isa processes a multiple of N blocks.
-void chacha_blocks_x1_sse41(const std::uint32_t words[16], std::uint64_t counter, std::uint8_t* out,
-                            const std::uint8_t* in, std::size_t nblocks, unsigned rounds) noexcept;
 void chacha_blocks_x4_sse41(const std::uint32_t words[16], std::uint64_t counter, std::uint8_t* out,
                             const std::uint8_t* in, std::size_t nblocks, unsigned rounds) noexcept;
 void chacha_blocks_x8_avx2(const std::uint32_t words[16], std::uint64_t counter, std::uint8_t* out,
                            const std::uint8_t* in, std::size_t nblocks, unsigned rounds) noexcept;
+// x4_avx512: four blocks quarter-round parallel, one block per 128-bit lane.
+void chacha_blocks_x4_avx512(const std::uint32_t words[16], std::uint64_t counter, std::uint8_t* out,
+                             const std::uint8_t* in, std::size_t nblocks, unsigned rounds) noexcept;
 void chacha_blocks_x16_avx512(const std::uint32_t words[16], std::uint64_t counter, std::uint8_t* out,
                               const std::uint8_t* in, std::size_t nblocks, unsigned rounds) noexcept;
 
@@ -63,6 +64,14 @@ using poly1305_blocks_fn = void (*)(poly1305_state& st, const std::uint8_t* in, 
                                     std::uint64_t hibit) noexcept;
 void poly1305_blocks_portable(poly1305_state& st, const std::uint8_t* in, std::size_t nblocks,
                               std::uint64_t hibit) noexcept;
+// Instruction-set kernels (x86-64). The vector ones need the powers of r in
+// st.pw (computed by the driver) and at least 4 (AVX2) or 1 (IFMA) blocks.
+void poly1305_blocks_bmi2(poly1305_state& st, const std::uint8_t* in, std::size_t nblocks,
+                          std::uint64_t hibit) noexcept;
+void poly1305_blocks_avx2(poly1305_state& st, const std::uint8_t* in, std::size_t nblocks,
+                          std::uint64_t hibit) noexcept;
+void poly1305_blocks_ifma(poly1305_state& st, const std::uint8_t* in, std::size_t nblocks,
+                          std::uint64_t hibit) noexcept;
 
 }  // namespace sealwire::crypto::detail
 

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
 
 namespace sealwire::crypto::ct {
@@ -42,8 +43,14 @@ template <class T>
 void select(std::span<std::uint8_t> out, bool choose_a, std::span<const std::uint8_t> a,
             std::span<const std::uint8_t> b) noexcept;
 
-// wipe overwrites memory with zeros in a way the compiler may not remove.
-void wipe(void* p, std::size_t n) noexcept;
+// wipe overwrites memory with zeros in a way the compiler may not remove:
+// the empty asm statement claims to read the memory, so the stores are not
+// dead. Inline, so small fixed-size wipes become a few stores.
+inline void wipe(void* p, std::size_t n) noexcept {
+  if (n == 0) return;
+  std::memset(p, 0, n);
+  __asm__ __volatile__("" : : "r"(p) : "memory");
+}
 
 inline void wipe(std::span<std::uint8_t> s) noexcept { wipe(s.data(), s.size()); }
 

@@ -13,12 +13,21 @@
 namespace sealwire::crypto {
 namespace detail {
 
+// Which vector kernel's powers of r a state holds.
+enum class poly1305_powers : std::uint8_t { none, radix26x4, radix44x8 };
+
 // poly1305_state is the accumulator h (radix 2^64, h[2] holds bits 128 and
-// up) and the key halves r (clamped) and s. Kernels update h from whole blocks.
+// up) and the key halves r (clamped) and s. Every kernel leaves h in this
+// form, so kernels can alternate within a message. The vector kernels also
+// use powers of r, computed once a message is long enough.
 struct poly1305_state {
   std::uint64_t h[3];
   std::uint64_t r[2];
   std::uint64_t s[2];
+  std::uint64_t absorbed;  // blocks absorbed with this key
+  poly1305_powers powers;  // what pw holds
+  // Per-lane powers of r, limb by limb (see poly1305.cpp); wiped only when set.
+  alignas(64) std::uint64_t pw[5 * 8];
 };
 
 }  // namespace detail
@@ -31,7 +40,7 @@ class poly1305 {
   static constexpr std::size_t tag_size = 16;
   static constexpr std::size_t block_size = 16;
 
-  poly1305() noexcept : st_{}, buf_{}, buf_len_(0) {}
+  poly1305() noexcept : buf_len_(0) { st_.powers = detail::poly1305_powers::none; }
   explicit poly1305(std::span<const std::uint8_t, key_size> key) noexcept : poly1305() { init(key); }
   ~poly1305() { wipe(); }
   poly1305(const poly1305&) = delete;
@@ -75,11 +84,8 @@ class poly1305 {
   // provider names the kernel that runs for long inputs at the current CPU level.
   [[nodiscard]] static std::string_view provider() noexcept;
 
-  void wipe() noexcept {
-    ct::wipe_object(st_);
-    ct::wipe(buf_, sizeof buf_);
-    buf_len_ = 0;
-  }
+  // wipe clears the key, the accumulator, any powers of r and the buffer.
+  void wipe() noexcept;
 
  private:
   detail::poly1305_state st_;
