@@ -73,10 +73,15 @@ int main(int argc, char** argv) {
   std::vector<std::string> op_order;
   std::map<std::string, std::map<long, std::map<std::string, entry>>> table;
   std::map<std::string, std::vector<std::string>> peers_of;
+  // With repetitions, use the medians; otherwise the single runs.
+  bool have_medians = false;
+  for (const auto& b : doc.at("benchmarks")) have_medians |= b.value("aggregate_name", "") == "median";
   for (const auto& b : doc.at("benchmarks")) {
-    if (b.contains("run_type") && b["run_type"] != "iteration") continue;
+    const std::string run_type = b.value("run_type", "iteration");
+    if (have_medians ? b.value("aggregate_name", "") != "median" : run_type != "iteration") continue;
     if (b.contains("error_occurred") && b["error_occurred"].get<bool>()) continue;
-    const std::string name = b.at("name");
+    std::string name = b.at("name");
+    if (have_medians) name = b.value("run_name", name);
     const auto s1 = name.rfind('/');
     const auto s0 = name.rfind('/', s1 - 1);
     if (s1 == std::string::npos || s0 == std::string::npos) continue;

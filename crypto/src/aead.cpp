@@ -156,9 +156,15 @@ void aead_core::crypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n) 
   static_cast<void>(stream_xor(cipher, out, in, n));
 }
 
+// first_chunk ends the first chunk on a keystream block boundary (secretbox's
+// text starts 32 bytes into block 0), so every later chunk is whole blocks
+// for the wide kernels rather than 63 and a half.
+static std::size_t first_chunk(const stream_state& cipher, std::size_t n) noexcept {
+  return std::min<std::size_t>(n, chunk + static_cast<std::size_t>(cipher.ks_len - cipher.ks_pos));
+}
+
 void aead_core::encrypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept {
-  while (n != 0) {
-    const std::size_t c = std::min(n, chunk);
+  for (std::size_t c = first_chunk(cipher, n); n != 0; c = std::min(n, chunk)) {
     crypt(out, in, c);
     mac.update({out, c});
     out += c;
@@ -168,8 +174,7 @@ void aead_core::encrypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n
 }
 
 void aead_core::decrypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept {
-  while (n != 0) {
-    const std::size_t c = std::min(n, chunk);
+  for (std::size_t c = first_chunk(cipher, n); n != 0; c = std::min(n, chunk)) {
     mac.update({in, c});  // before the (possibly in-place) decryption overwrites it
     crypt(out, in, c);
     out += c;
