@@ -22,6 +22,7 @@ class crypto_category_impl final : public std::error_category {
       case crypto_errc::counter_exhausted: return "block counter exhausted";
       case crypto_errc::rng_failure: return "random number generator failure";
       case crypto_errc::invalid_encoding: return "invalid encoding";
+      case crypto_errc::output_too_long: return "requested output too long";
     }
     return "unknown sealwire.crypto error " + std::to_string(ev);
   }

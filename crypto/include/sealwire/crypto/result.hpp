@@ -25,6 +25,7 @@ enum class crypto_errc {
   counter_exhausted,          // the block counter would wrap
   rng_failure,                // the operating system's random source failed
   invalid_encoding,           // malformed hex or other encoded input
+  output_too_long,            // a requested output beyond the primitive's limit (HKDF: 255 * HashLen)
 };
 
 // crypto_category is the error category of crypto_errc values.

@@ -1,0 +1,69 @@
+// HKDF (RFC 5869): extract and expand, allocation-free, with inputs given in
+// pieces so that labelled derivations (HPKE, TLS-style) need no buffers.
+#pragma once
+
+#include <sealwire/crypto/ct.hpp>
+#include <sealwire/crypto/hmac.hpp>
+#include <sealwire/crypto/result.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <initializer_list>
+#include <span>
+
+namespace sealwire::crypto {
+
+template <class Hash>
+struct hkdf {
+  static constexpr std::size_t hash_size = Hash::digest_size;
+  static constexpr std::size_t max_output = 255 * hash_size;  // RFC 5869 2.3
+  using bytes_view = std::span<const std::uint8_t>;
+
+  // extract (RFC 5869 2.2): PRK = HMAC-Hash(salt, IKM), IKM being the
+  // concatenation of the pieces. An empty salt is HashLen zero bytes.
+  static void extract(std::span<std::uint8_t, hash_size> prk, bytes_view salt,
+                      std::initializer_list<bytes_view> ikm) noexcept {
+    hmac<Hash> h(salt);
+    for (bytes_view part : ikm) h.update(part);
+    h.finish(prk);
+  }
+  static void extract(std::span<std::uint8_t, hash_size> prk, bytes_view salt, bytes_view ikm) noexcept {
+    extract(prk, salt, {ikm});
+  }
+
+  // expand (RFC 5869 2.3) fills okm from PRK and info (the concatenation of
+  // the pieces). Error: output_too_long when okm is longer than 255 * HashLen;
+  // nothing is written then.
+  [[nodiscard]] static result<void> expand(std::span<std::uint8_t> okm, bytes_view prk,
+                                           std::initializer_list<bytes_view> info) noexcept {
+    if (okm.size() > max_output) return crypto_errc::output_too_long;
+    hmac<Hash> h(prk);
+    std::uint8_t t[hash_size];
+    std::size_t t_len = 0;
+    std::uint8_t counter = 1;
+    for (std::size_t done = 0; done < okm.size(); ++counter) {
+      // T(i) = HMAC(PRK, T(i-1) || info || i)
+      h.update({t, t_len});
+      for (bytes_view part : info) h.update(part);
+      h.update({&counter, 1});
+      h.finish(t);
+      t_len = hash_size;
+      const std::size_t take = std::min(hash_size, okm.size() - done);
+      std::memcpy(okm.data() + done, t, take);
+      done += take;
+    }
+    ct::wipe(t, sizeof t);
+    return {};
+  }
+  [[nodiscard]] static result<void> expand(std::span<std::uint8_t> okm, bytes_view prk, bytes_view info) noexcept {
+    return expand(okm, prk, {info});
+  }
+};
+
+using hkdf_sha256 = hkdf<sha256>;
+using hkdf_sha384 = hkdf<sha384>;
+using hkdf_sha512 = hkdf<sha512>;
+
+}  // namespace sealwire::crypto

@@ -1,0 +1,80 @@
+// X25519 (RFC 7748): scalar decoding, the all-zero check, key generation and
+// the choice between the portable and the BMI2/ADX build of the ladder.
+#include <sealwire/crypto/cpu.hpp>
+#include <sealwire/crypto/ct.hpp>
+#include <sealwire/crypto/random.hpp>
+#include <sealwire/crypto/x25519.hpp>
+
+#include "detail/x25519_ladder.hpp"
+
+#include <cstring>
+
+namespace sealwire::crypto {
+namespace detail {
+
+void x25519_portable(std::uint8_t out[32], const std::uint8_t k[32], const std::uint8_t u[32]) noexcept {
+  x25519_ladder(out, k, u);
+}
+#if SEALWIRE_X86_KERNELS
+void x25519_bmi2(std::uint8_t out[32], const std::uint8_t k[32], const std::uint8_t u[32]) noexcept;
+#endif
+
+}  // namespace detail
+
+namespace {
+
+using ladder_fn = void (*)(std::uint8_t*, const std::uint8_t*, const std::uint8_t*) noexcept;
+
+struct ladder_choice {
+  std::string_view name;
+  ladder_fn fn;
+};
+
+ladder_choice choose() noexcept {
+#if SEALWIRE_X86_KERNELS
+  if (cpu::has(cpu::bmi2 | cpu::adx)) return {"bmi2", &detail::x25519_bmi2};
+#endif
+  return {"portable", &detail::x25519_portable};
+}
+
+// scalar_mult decodes the scalar (RFC 7748 5: clear bits 0-2 and 255, set
+// bit 254) and runs the ladder.
+void scalar_mult(std::uint8_t out[32], const std::uint8_t scalar[32], const std::uint8_t u[32]) noexcept {
+  std::uint8_t k[32];
+  std::memcpy(k, scalar, 32);
+  k[0] &= 248;
+  k[31] &= 127;
+  k[31] |= 64;
+  choose().fn(out, k, u);
+  ct::wipe(k, sizeof k);
+}
+
+constexpr std::uint8_t base_point[32] = {9};
+
+}  // namespace
+
+result<void> x25519::shared_secret(std::span<std::uint8_t, 32> out, scalar_span scalar,
+                                   std::span<const std::uint8_t> peer) noexcept {
+  if (peer.size() != point_size) return crypto_errc::invalid_public_key;
+  scalar_mult(out.data(), scalar.data(), peer.data());
+  // RFC 7748 6.1: an all-zero output means a low-order point; refuse it.
+  if (ct::is_zero(out)) return crypto_errc::zero_shared_secret;
+  return {};
+}
+
+void x25519::public_key(std::span<std::uint8_t, 32> out, scalar_span scalar) noexcept {
+  scalar_mult(out.data(), scalar.data(), base_point);
+}
+
+result<void> x25519::generate(std::span<std::uint8_t, 32> private_key, std::span<std::uint8_t, 32> public_key_out) noexcept {
+  if (auto ec = random_bytes(private_key)) {
+    ct::wipe(public_key_out);
+    return ec;
+  }
+  public_key(public_key_out, private_key);
+  return {};
+}
+
+std::string_view x25519::provider() noexcept { return choose().name; }
+
+}  // namespace sealwire::crypto
