@@ -371,7 +371,12 @@ void x448_raw(std::uint8_t* out, const std::uint8_t* scalar, const std::uint8_t*
 
 }  // namespace
 
-result<void> x448::shared_secret(std::span<std::uint8_t, 56> out, scalar_span scalar, point_span peer) noexcept {
+result<void> x448::shared_secret(std::span<std::uint8_t, 56> out, scalar_span scalar,
+                                 std::span<const std::uint8_t> peer) noexcept {
+  if (peer.size() != point_size) {
+    ct::wipe(out);
+    return crypto_errc::invalid_public_key;
+  }
   x448_raw(out.data(), scalar.data(), peer.data());
   // RFC 7748 section 6.2: an all-zero result means a low-order peer point;
   // the check is constant time and only its verdict is branched on.
@@ -380,15 +385,6 @@ result<void> x448::shared_secret(std::span<std::uint8_t, 56> out, scalar_span sc
     return crypto_errc::zero_shared_secret;
   }
   return {};
-}
-
-result<void> x448::shared_secret(std::span<std::uint8_t, 56> out, scalar_span scalar,
-                                 std::span<const std::uint8_t> peer) noexcept {
-  if (peer.size() != point_size) {
-    ct::wipe(out);
-    return crypto_errc::invalid_public_key;
-  }
-  return shared_secret(out, scalar, point_span(peer.data(), point_size));
 }
 
 void x448::public_key(std::span<std::uint8_t, 56> out, scalar_span scalar) noexcept {

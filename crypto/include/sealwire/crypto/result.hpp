@@ -59,6 +59,7 @@ class [[nodiscard]] result {
   [[nodiscard]] T&& value() && noexcept { return std::move(*checked()); }
   T& operator*() & noexcept { return *checked(); }
   const T& operator*() const& noexcept { return *checked(); }
+  T&& operator*() && noexcept { return std::move(*checked()); }
   T* operator->() noexcept { return checked(); }
   const T* operator->() const noexcept { return checked(); }
 

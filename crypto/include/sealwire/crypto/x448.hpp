@@ -20,13 +20,10 @@ struct x448 {
 
   // shared_secret computes X448(scalar, peer) into out. Any 56-byte string is
   // accepted as a u-coordinate (RFC 7748 5: non-canonical values are reduced
-  // modulo p). Error: crypto_errc::zero_shared_secret when the result is all
-  // zero (a low-order or small-subgroup point); out is then zeroed.
-  [[nodiscard]] static result<void> shared_secret(std::span<std::uint8_t, 56> out, scalar_span scalar,
-                                                  point_span peer) noexcept;
-
-  // The same with a peer key of any length: crypto_errc::invalid_public_key
-  // unless it is 56 bytes (out is then zeroed).
+  // modulo p). Errors (out zeroed): invalid_public_key unless peer is 56
+  // bytes; zero_shared_secret when the result is all zero (a low-order or
+  // small-subgroup point). One overload taking any length, so arrays and
+  // fixed-size spans convert without ambiguity.
   [[nodiscard]] static result<void> shared_secret(std::span<std::uint8_t, 56> out, scalar_span scalar,
                                                   std::span<const std::uint8_t> peer) noexcept;
 
