@@ -24,6 +24,7 @@ struct key_access {
   static void set_size(public_key& k, std::size_t n) noexcept { k.size_ = n; }
   static std::span<std::uint8_t> raw(private_key& k) noexcept { return k.data_.span(); }
   static void set_size(private_key& k, std::size_t n) noexcept { k.size_ = n; }
+  static void set_public(private_key& k, const public_key& pk) noexcept { k.public_ = pk; }
 };
 
 namespace {
@@ -186,6 +187,7 @@ result<key_pair> derive(const kem_desc& kem, bytes_view ikm) noexcept {
   key_access::set_size(kp.priv, kem.sizes.private_key);
   kem.public_of(key_access::raw(kp.pub), sk);
   key_access::set_size(kp.pub, kem.sizes.public_key);
+  key_access::set_public(kp.priv, kp.pub);
   crypto::ct::wipe(prk, sizeof prk);
   return kp;
 }
@@ -226,8 +228,7 @@ result<void> encap(const kem_desc& kem, std::span<std::uint8_t> shared, public_k
       return r;
     }
     dh_len += n;
-    kem.public_of(key_access::raw(pkS), skS->bytes());
-    key_access::set_size(pkS, n);
+    pkS = skS->public_key();
   }
   enc = eph->pub;
   if (skS != nullptr) {
@@ -256,12 +257,11 @@ result<void> decap(const kem_desc& kem, std::span<std::uint8_t> shared, bytes_vi
     }
     dh_len += n;
   }
-  std::uint8_t pkR[max_public_key_size];
-  kem.public_of(std::span(pkR), skR.bytes());
+  const bytes_view pkR = skR.public_key().bytes();  // computed when the key was loaded
   if (pkS != nullptr) {
-    extract_and_expand(kem, shared, bytes_view(dh, dh_len), {enc, bytes_view(pkR, n), pkS->bytes()});
+    extract_and_expand(kem, shared, bytes_view(dh, dh_len), {enc, pkR, pkS->bytes()});
   } else {
-    extract_and_expand(kem, shared, bytes_view(dh, dh_len), {enc, bytes_view(pkR, n)});
+    extract_and_expand(kem, shared, bytes_view(dh, dh_len), {enc, pkR});
   }
   crypto::ct::wipe(dh, sizeof dh);
   return {};
@@ -363,6 +363,8 @@ result<private_key> private_key::from(kem_id kem, std::span<const std::uint8_t> 
   private_key sk;
   std::memcpy(sk.data_.data(), bytes.data(), bytes.size());
   sk.size_ = bytes.size();
+  k->public_of(key_access::raw(sk.public_), sk.bytes());
+  key_access::set_size(sk.public_, k->sizes.public_key);
   return sk;
 }
 
@@ -388,10 +390,7 @@ result<public_key> public_key_of(kem_id kem, const private_key& sk) noexcept {
   const kem_desc* k = find_kem(kem);
   if (k == nullptr) return hpke_errc::unsupported_suite;
   if (sk.size() != k->sizes.private_key) return hpke_errc::invalid_private_key;
-  public_key pk;
-  k->public_of(key_access::raw(pk), sk.bytes());
-  key_access::set_size(pk, k->sizes.public_key);
-  return pk;
+  return sk.public_key();
 }
 
 context::context(context&& other) noexcept

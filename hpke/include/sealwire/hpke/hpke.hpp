@@ -67,20 +67,26 @@ class public_key {
   std::size_t size_ = 0;
 };
 
-// private_key is a serialized private key (RFC 9180 7.1.2); wiped on
+// private_key is a serialized private key (RFC 9180 7.1.2) together with
+// its public key, computed once when the key is created or loaded (a
+// recipient's Decap needs pk(skR) for every message it opens). Wiped on
 // destruction and when moved from.
 class private_key {
  public:
   private_key() noexcept = default;
-  // from is DeserializePrivateKey: invalid_private_key unless the length is Nsk.
+  // from is DeserializePrivateKey: invalid_private_key unless the length is
+  // Nsk. It computes the matching public key.
   [[nodiscard]] static result<private_key> from(kem_id kem, std::span<const std::uint8_t> bytes) noexcept;
   [[nodiscard]] std::span<const std::uint8_t> bytes() const noexcept { return data_.span().first(size_); }
   [[nodiscard]] std::size_t size() const noexcept { return size_; }
+  // public_key is pk(sk), serialized.
+  [[nodiscard]] const hpke::public_key& public_key() const noexcept { return public_; }
 
  private:
   friend struct key_access;
   crypto::secret_array<max_private_key_size> data_;
   std::size_t size_ = 0;
+  hpke::public_key public_;
 };
 
 struct key_pair {

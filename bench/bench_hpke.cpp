@@ -1,0 +1,136 @@
+// HPKE benchmarks beside the key-agreement operations they are built on, and
+// X448 beside OpenSSL. Setup targets: a sender's setup within 1.1x of one key
+// generation plus one DH, a recipient's within 1.1x of one DH.
+#include "common.hpp"
+
+#include <sealwire/crypto/x25519.hpp>
+#include <sealwire/crypto/x448.hpp>
+#include <sealwire/hpke/hpke.hpp>
+
+#include <openssl/evp.h>
+
+#include "detail/kem.hpp"  // context_test_access: reopen at the same sequence number
+
+#include <string>
+
+namespace sealwire::bench {
+namespace {
+
+struct suite_case {
+  std::string name;
+  hpke::suite s;
+};
+
+template <class X>
+void primitive_ops(benchmark::State& st, int ops) {
+  std::uint8_t sk[X::scalar_size], pk[X::point_size], out[X::point_size], peer[X::point_size];
+  const bytes seed = pattern(X::scalar_size, 9);
+  X::public_key(peer, std::span<const std::uint8_t, X::scalar_size>(seed.data(), X::scalar_size));
+  measure(st, 0, [&] {
+    if (ops == 2) (void)X::generate(sk, pk);  // the sender's ephemeral key
+    (void)X::shared_secret(out, std::span<const std::uint8_t, X::scalar_size>(seed.data(), X::scalar_size), peer);
+    benchmark::DoNotOptimize(out);
+  });
+}
+
+void register_all() {
+  const suite_case cases[] = {
+      {"x25519_sha256_chacha", {hpke::kem_id::x25519, hpke::kdf_id::hkdf_sha256, hpke::aead_id::chacha20_poly1305}},
+      {"x448_sha512_chacha", {hpke::kem_id::x448, hpke::kdf_id::hkdf_sha512, hpke::aead_id::chacha20_poly1305}},
+  };
+  for (const auto& c : cases) {
+    const bool is25519 = c.s.kem == hpke::kem_id::x25519;
+    const std::string prefix = "hpke_" + c.name;
+    add(prefix + ".setup_sender", 1, "sealwire", [c](benchmark::State& st) {
+      auto kp = *hpke::derive_key_pair(c.s.kem, pattern(64, 1));
+      measure(st, 0, [&] { benchmark::DoNotOptimize(hpke::setup_sender(c.s, kp.pub)); });
+    });
+    add(prefix + ".setup_sender", 1, is25519 ? "x25519_keygen_and_dh" : "x448_keygen_and_dh", [is25519](benchmark::State& st) {
+      if (is25519) {
+        primitive_ops<crypto::x25519>(st, 2);
+      } else {
+        primitive_ops<crypto::x448>(st, 2);
+      }
+    });
+    add(prefix + ".setup_recipient", 1, "sealwire", [c](benchmark::State& st) {
+      auto kp = *hpke::derive_key_pair(c.s.kem, pattern(64, 1));
+      auto setup = *hpke::setup_sender(c.s, kp.pub);
+      const bytes enc(setup.enc.bytes().begin(), setup.enc.bytes().end());
+      measure(st, 0, [&] { benchmark::DoNotOptimize(hpke::setup_recipient(c.s, enc, kp.priv)); });
+    });
+    add(prefix + ".setup_recipient", 1, is25519 ? "x25519_dh" : "x448_dh", [is25519](benchmark::State& st) {
+      if (is25519) {
+        primitive_ops<crypto::x25519>(st, 1);
+      } else {
+        primitive_ops<crypto::x448>(st, 1);
+      }
+    });
+    for (std::size_t n : {64u, 1024u}) {
+      add(prefix + ".seal", n, "sealwire", [c, n](benchmark::State& st) {
+        auto kp = *hpke::derive_key_pair(c.s.kem, pattern(64, 1));
+        auto setup = *hpke::setup_sender(c.s, kp.pub);
+        const bytes pt = pattern(n), aad = pattern(13);
+        bytes out(n + 16);
+        measure(st, n, [&] { benchmark::DoNotOptimize(setup.context.seal(out, aad, pt)); });
+      });
+      add(prefix + ".open", n, "sealwire", [c, n](benchmark::State& st) {
+        auto kp = *hpke::derive_key_pair(c.s.kem, pattern(64, 1));
+        auto setup = *hpke::setup_sender(c.s, kp.pub);
+        const bytes pt = pattern(n), aad = pattern(13);
+        bytes ct(n + 16), out(n);
+        (void)setup.context.seal(ct, aad, pt);
+        auto r = *hpke::setup_recipient(c.s, setup.enc.bytes(), kp.priv);
+        // The same ciphertext, opened at the same sequence number each time.
+        measure(st, n, [&] {
+          hpke::detail::context_test_access::set_sequence(r, 0, 0);
+          benchmark::DoNotOptimize(r.open(out, aad, ct));
+        });
+      });
+    }
+    add(prefix + ".export32", 1, "sealwire", [c](benchmark::State& st) {
+      auto kp = *hpke::derive_key_pair(c.s.kem, pattern(64, 1));
+      auto setup = *hpke::setup_sender(c.s, kp.pub);
+      std::uint8_t out[32];
+      const bytes ctx = pattern(16);
+      measure(st, 0, [&] { benchmark::DoNotOptimize(setup.context.export_secret(out, ctx)); });
+    });
+  }
+
+  add("x448.shared", 1, "sealwire", [](benchmark::State& st) { primitive_ops<crypto::x448>(st, 1); },
+      std::string(crypto::x448::provider()));
+  add("x448.shared", 1, "openssl", [](benchmark::State& st) {
+    const bytes a = pattern(56, 1), b = pattern(56, 2);
+    EVP_PKEY* ka = EVP_PKEY_new_raw_private_key(EVP_PKEY_X448, nullptr, a.data(), 56);
+    EVP_PKEY* kb = EVP_PKEY_new_raw_private_key(EVP_PKEY_X448, nullptr, b.data(), 56);
+    EVP_PKEY_CTX* ctx = EVP_PKEY_CTX_new(ka, nullptr);
+    EVP_PKEY_derive_init(ctx);
+    EVP_PKEY_derive_set_peer(ctx, kb);
+    std::uint8_t out[56];
+    measure(st, 0, [&] {
+      std::size_t len = 56;
+      EVP_PKEY_derive(ctx, out, &len);
+    });
+    EVP_PKEY_CTX_free(ctx);
+    EVP_PKEY_free(ka);
+    EVP_PKEY_free(kb);
+  });
+  add("x448.keygen", 1, "sealwire", [](benchmark::State& st) {
+    std::uint8_t sk[56], pk[56];
+    measure(st, 0, [&] { (void)crypto::x448::generate(sk, pk); });
+  }, std::string(crypto::x448::provider()));
+  add("x448.keygen", 1, "openssl", [](benchmark::State& st) {
+    EVP_PKEY_CTX* ctx = EVP_PKEY_CTX_new_id(EVP_PKEY_X448, nullptr);
+    EVP_PKEY_keygen_init(ctx);
+    measure(st, 0, [&] {
+      EVP_PKEY* k = nullptr;
+      EVP_PKEY_keygen(ctx, &k);
+      EVP_PKEY_free(k);
+    });
+    EVP_PKEY_CTX_free(ctx);
+  });
+}
+
+const registrar reg(&register_all);
+
+}  // namespace
+}  // namespace sealwire::bench

@@ -1,0 +1,28 @@
+// The sealwire-hpke batch protocol: one JSON request per line in, one JSON
+// response per line out (docs/hpke-tool.md). Byte strings are hex, suite ids
+// integers. Malformed input gets an error response, never a crash.
+#pragma once
+
+#include <sealwire/hpke/hpke.hpp>
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace sealwire::tool {
+
+// handle_batch_line answers one request line (without its newline).
+[[nodiscard]] std::string handle_batch_line(std::string_view line);
+
+// parse_suite reads "KEM,KDF,AEAD", each a name (x25519, x448, p256, p384,
+// p521; hkdf-sha256, hkdf-sha384, hkdf-sha512; chacha20poly1305, aes128gcm,
+// aes256gcm, export-only) or a number (decimal or 0x hex).
+[[nodiscard]] std::optional<hpke::suite> parse_suite(std::string_view text);
+
+// parse_kem reads a KEM name or number.
+[[nodiscard]] std::optional<hpke::kem_id> parse_kem(std::string_view text);
+
+// errc_name is the snake_case name of an HPKE error ("open_failed", ...).
+[[nodiscard]] std::string_view errc_name(std::error_code ec);
+
+}  // namespace sealwire::tool

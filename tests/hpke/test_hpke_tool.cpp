@@ -1,0 +1,138 @@
+// The sealwire-hpke batch protocol: round trips, an official vector through
+// the batch seal, failures reported with their index, and malformed input
+// answered with an error (never a crash).
+#include "batch.hpp"
+#include "vectors.hpp"
+
+using sealwire::test::bytes;
+using nlohmann::json;
+
+namespace {
+
+json ask(const json& request) { return json::parse(sealwire::tool::handle_batch_line(request.dump())); }
+json ask_raw(std::string_view line) { return json::parse(sealwire::tool::handle_batch_line(line)); }
+
+}  // namespace
+
+TEST(HpkeBatch, KeygenSealOpenRoundTripAllModes) {
+  for (int kem : {32, 33}) {
+    const int kdf = kem == 32 ? 1 : 3;
+    const json r = ask({{"op", "keygen"}, {"kem", kem}, {"id", "r"}});
+    const json s = ask({{"op", "derive"}, {"kem", kem}, {"ikm", std::string(64, '4')}});
+    ASSERT_FALSE(r.contains("error")) << r.dump();
+    EXPECT_EQ(r["id"], "r");
+    for (int mode = 0; mode < 4; ++mode) {
+      json seal = {{"op", "seal"}, {"mode", mode}, {"kem", kem}, {"kdf", kdf}, {"aead", 3}, {"pkR", r["pkR"]},
+                   {"info", "696e666f"}, {"aad", {"", "01"}}, {"pt", {"68656c6c6f", ""}},
+                   {"exports", {{{"ctx", "00"}, {"len", 16}}}}};
+      json open = {{"op", "open"}, {"mode", mode}, {"kem", kem}, {"kdf", kdf}, {"aead", 3}, {"skR", r["skR"]},
+                   {"info", "696e666f"}, {"aad", {"", "01"}}, {"exports", {{{"ctx", "00"}, {"len", 16}}}}};
+      if (mode == 1 || mode == 3) {
+        seal["psk"] = open["psk"] = std::string(64, 'a');
+        seal["psk_id"] = open["psk_id"] = "6964";
+      }
+      if (mode >= 2) {
+        seal["skS"] = s["skR"];
+        open["pkS"] = s["pkR"];
+      }
+      const json sealed = ask(seal);
+      ASSERT_FALSE(sealed.contains("error")) << sealed.dump();
+      open["enc"] = sealed["enc"];
+      open["ct"] = sealed["ct"];
+      const json opened = ask(open);
+      ASSERT_FALSE(opened.contains("error")) << opened.dump();
+      EXPECT_EQ(opened["pt"], json({"68656c6c6f", ""}));
+      EXPECT_EQ(opened["exports"], sealed["exports"]);
+    }
+  }
+}
+
+TEST(HpkeBatch, OfficialVectorThroughBatchSeal) {
+  SEALWIRE_REQUIRE_VECTOR(path, "hpke/test-vectors.json");
+  const auto all = sealwire::test::load_json(path);
+  int done = 0;
+  for (const auto& v : all) {
+    if (v["kem_id"] != 32 || v["aead_id"] != 3) continue;
+    json seal = {{"op", "seal"}, {"mode", v["mode"]}, {"kem", 32}, {"kdf", v["kdf_id"]}, {"aead", 3},
+                 {"pkR", v["pkRm"]}, {"info", v["info"]}, {"ikmE", v["ikmE"]}};
+    if (v.contains("psk")) {
+      seal["psk"] = v["psk"];
+      seal["psk_id"] = v["psk_id"];
+    }
+    if (v.contains("skSm")) seal["skS"] = v["skSm"];
+    json aads = json::array(), pts = json::array();
+    for (int i = 0; i < 3; ++i) {
+      aads.push_back(v["encryptions"][i]["aad"]);
+      pts.push_back(v["encryptions"][i]["pt"]);
+    }
+    seal["aad"] = aads;
+    seal["pt"] = pts;
+    const json out = ask(seal);
+    ASSERT_FALSE(out.contains("error")) << out.dump();
+    EXPECT_EQ(out["enc"], v["enc"]);
+    for (int i = 0; i < 3; ++i) EXPECT_EQ(out["ct"][i], v["encryptions"][i]["ct"]);
+    ++done;
+  }
+  EXPECT_EQ(done, 8);
+}
+
+TEST(HpkeBatch, OpenFailureReportsIndexAndEarlierPlaintexts) {
+  const json r = ask({{"op", "derive"}, {"kem", 32}, {"ikm", "0102"}});
+  const json sealed = ask({{"op", "seal"}, {"kem", 32}, {"kdf", 1}, {"aead", 3}, {"pkR", r["pkR"]},
+                           {"pt", {"aa", "bb", "cc"}}});
+  json cts = sealed["ct"];
+  std::string bad = cts[1];
+  bad[0] = bad[0] == '0' ? '1' : '0';
+  cts[1] = bad;
+  const json opened = ask({{"op", "open"}, {"id", 7}, {"kem", 32}, {"kdf", 1}, {"aead", 3}, {"skR", r["skR"]},
+                           {"enc", sealed["enc"]}, {"ct", cts}});
+  EXPECT_EQ(opened["id"], 7);
+  EXPECT_EQ(opened["error_type"], "open_failed");
+  EXPECT_EQ(opened["index"], 1);
+  EXPECT_EQ(opened["pt"], json({"aa"}));
+}
+
+TEST(HpkeBatch, MalformedRequestsGetErrors) {
+  const std::vector<std::string> lines = {
+      "", "{", "[]", "null", "{\"op\":1}", "{\"op\":\"nope\"}", "{\"op\":\"keygen\"}",
+      "{\"op\":\"keygen\",\"kem\":\"32\"}", "{\"op\":\"keygen\",\"kem\":70000}", "{\"op\":\"derive\",\"kem\":32}",
+      "{\"op\":\"derive\",\"kem\":32,\"ikm\":\"zz\"}", "{\"op\":\"seal\",\"kem\":32,\"kdf\":1,\"aead\":3}",
+      "{\"op\":\"seal\",\"kem\":32,\"kdf\":1,\"aead\":3,\"pkR\":\"" + std::string(64, '1') + "\",\"pt\":[1]}",
+      "{\"op\":\"seal\",\"kem\":32,\"kdf\":1,\"aead\":3,\"mode\":9,\"pkR\":\"" + std::string(64, '1') + "\"}",
+      "{\"op\":\"open\",\"kem\":32,\"kdf\":1,\"aead\":3,\"skR\":\"00\",\"enc\":\"00\"}",
+      "{\"op\":\"keygen\",\"kem\":32,\"x\":1.5}", "{\"op\":\"keygen\",\"kem\":32} trailing",
+      "{\"op\":\"\xff\xfe\"}", "{\"op\":\"\xc0\xaf\"}",
+      std::string(100, '[') + std::string(100, ']'), "\"\\ud800\"", "{\"op\":\"keygen\",\"kem\":32,\"kem\":33}",
+  };
+  for (const auto& line : lines) {
+    const json r = ask_raw(line);
+    if (line == "{\"op\":\"keygen\",\"kem\":32,\"kem\":33}") {
+      EXPECT_FALSE(r.contains("error")) << "duplicate members: the first wins";
+      continue;
+    }
+    EXPECT_TRUE(r.contains("error")) << line << " -> " << r.dump();
+    EXPECT_TRUE(r.contains("error_type")) << line;
+  }
+}
+
+TEST(HpkeBatch, RandomBytesNeverCrash) {
+  sealwire::test::seeded_random rng(9180);
+  const std::string valid = R"({"op":"derive","kem":32,"ikm":"0011223344"})";
+  for (int i = 0; i < 3000; ++i) {
+    std::string line = valid;
+    const int edits = 1 + static_cast<int>(rng.uniform(4));
+    for (int e = 0; e < edits; ++e) line[rng.uniform(line.size())] = static_cast<char>(rng.uniform(256));
+    if (i % 3 == 0) line.resize(rng.uniform(line.size()));
+    const std::string out = sealwire::tool::handle_batch_line(line);
+    EXPECT_NO_THROW(static_cast<void>(json::parse(out).size())) << "the response is always JSON: " << out;
+  }
+}
+
+TEST(HpkeBatch, SuiteNames) {
+  using namespace sealwire::hpke;
+  EXPECT_EQ(sealwire::tool::parse_suite("x25519,hkdf-sha256,chacha20poly1305"),
+            (suite{kem_id::x25519, kdf_id::hkdf_sha256, aead_id::chacha20_poly1305}));
+  EXPECT_EQ(sealwire::tool::parse_suite("0x21,3,65535"), (suite{kem_id::x448, kdf_id::hkdf_sha512, aead_id::export_only}));
+  EXPECT_FALSE(sealwire::tool::parse_suite("x25519,hkdf-sha256"));
+  EXPECT_FALSE(sealwire::tool::parse_suite("x25519,md5,chacha20poly1305"));
+}
