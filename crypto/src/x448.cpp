@@ -340,7 +340,7 @@ void x448_raw(std::uint8_t* out, const std::uint8_t* scalar, const std::uint8_t*
   s.z3 = fe{{1, 0, 0, 0, 0, 0, 0, 0}};
   std::uint64_t swap = 0;
   for (int t = 447; t >= 0; --t) {
-    const std::uint64_t k_t = (s.k[t >> 3] >> (t & 7)) & 1u;
+    const std::uint64_t k_t = static_cast<std::uint64_t>(s.k[t >> 3] >> (t & 7)) & 1u;
     swap ^= k_t;
     cswap(s.x2, s.z2, s.x3, s.z3, ct::mask_from_bit(swap));
     swap = k_t;

@@ -26,6 +26,8 @@ class record_category_impl final : public std::error_category {
       case record_errc::sequence_exhausted: return "sequence number exhausted";
       case record_errc::closed: return "connection closed";
       case record_errc::bad_state: return "operation not valid in this state";
+      case record_errc::invalid_config: return "invalid record-layer configuration";
+      case record_errc::send_buffer_full: return "send buffer full";
     }
     return "unknown sealwire.record error " + std::to_string(ev);
   }

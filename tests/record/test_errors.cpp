@@ -5,7 +5,7 @@
 
 TEST(RecordErrors, EveryCodeHasAMessageAndTheCategory) {
   using sealwire::record_errc;
-  for (int e = 1; e <= static_cast<int>(record_errc::bad_state); ++e) {
+  for (int e = 1; e <= static_cast<int>(record_errc::send_buffer_full); ++e) {
     const std::error_code ec = static_cast<record_errc>(e);
     EXPECT_EQ(ec.category(), sealwire::record_category());
     EXPECT_EQ(ec.message().find("unknown"), std::string::npos) << e;

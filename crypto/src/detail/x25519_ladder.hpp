@@ -154,7 +154,7 @@ inline void x25519_ladder(std::uint8_t out[32], const std::uint8_t k[32], const 
   fe x2{{1, 0, 0, 0, 0}}, z2{{0, 0, 0, 0, 0}}, x3 = x1, z3{{1, 0, 0, 0, 0}};
   std::uint64_t swap = 0;
   for (int t = 254; t >= 0; --t) {
-    const std::uint64_t bit = (k[t >> 3] >> (t & 7)) & 1u;  // index depends on t only
+    const std::uint64_t bit = static_cast<std::uint64_t>(k[t >> 3] >> (t & 7)) & 1u;  // index depends on t only
     swap ^= bit;
     cswap(x2, x3, swap);
     cswap(z2, z3, swap);

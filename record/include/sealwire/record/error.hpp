@@ -7,8 +7,9 @@
 
 namespace sealwire {
 
-// record_errc lists record-layer failures. Every one of them except
-// would_block puts a connection in its sticky failed state.
+// record_errc lists record-layer failures. All of them put a connection in
+// its sticky failed state except closed, bad_state, invalid_config and
+// send_buffer_full, which refuse one call and change nothing.
 enum class record_errc {
   bad_record_mac = 1,     // a record failed authentication; its plaintext was wiped
   record_too_large,       // a header announced more than the negotiated maximum
@@ -25,6 +26,8 @@ enum class record_errc {
   sequence_exhausted,     // the sequence number reached its hard limit
   closed,                 // the connection was closed; no more data
   bad_state,              // an operation not valid in the current state
+  invalid_config,         // a configuration that cannot work (missing key, KEM mismatch, limit out of range)
+  send_buffer_full,       // no room for another record: send pending() bytes, consume them, retry
 };
 
 // record_category is the error category of record_errc values.

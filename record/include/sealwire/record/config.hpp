@@ -1,0 +1,68 @@
+// Configuration of a sealwire record connection: roles, keys, algorithm
+// preferences and the named limits of docs/protocol.md section 5.
+#pragma once
+
+#include <sealwire/hpke/hpke.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace sealwire::record {
+
+inline constexpr std::uint16_t protocol_version = 0x0001;
+
+// Record framing sizes (docs/protocol.md 3).
+inline constexpr std::size_t record_header_size = 4;
+inline constexpr std::size_t record_tag_size = 16;
+// Wire bytes a record adds to its content: header, content-end marker, tag.
+inline constexpr std::size_t record_overhead = record_header_size + 1 + record_tag_size;
+// The protocol's ceiling on max_record_size: the body length is a u24.
+inline constexpr std::size_t max_record_size_ceiling = (std::size_t{1} << 24) - 1 - 1 - record_tag_size;
+
+// Record AEAD identifiers (docs/protocol.md 2).
+enum class record_aead : std::uint16_t {
+  chacha20_poly1305 = 0x0003,
+  xchacha20_poly1305 = 0xc003,
+};
+
+// limits are the named limits of docs/protocol.md 5.
+struct limits {
+  std::size_t max_record_size = 16 * 1024;         // content bytes per record, both directions
+  std::size_t max_handshake_size = 4096;           // bytes per handshake message
+  unsigned max_empty_records = 32;                 // consecutive records without application bytes
+  std::uint64_t key_update_after = 1ULL << 32;     // records per key before an automatic update (0: never)
+  std::size_t max_buffered_plaintext = 64 * 1024;  // verified plaintext held for the application
+  std::size_t max_send_buffer = 64 * 1024;         // sealed bytes awaiting the transport before write() stops
+  std::size_t pad_to = 0;                          // pad inner plaintext to a multiple of this (0: none)
+};
+
+// client_config: the pinned server key, an optional client key, and the
+// client's preferences. Shared by any number of connections.
+struct client_config {
+  hpke::kem_id kem = hpke::kem_id::x25519;
+  hpke::kdf_id kdf = hpke::kdf_id::hkdf_sha256;
+  hpke::public_key server_key;                           // pinned
+  std::shared_ptr<const hpke::private_key> client_key;   // set to authenticate as a client
+  std::vector<record_aead> aeads = {record_aead::chacha20_poly1305, record_aead::xchacha20_poly1305};
+  record::limits limits;
+};
+
+// server_config: the server's static key and its acceptance policy.
+struct server_config {
+  hpke::kem_id kem = hpke::kem_id::x25519;
+  std::shared_ptr<const hpke::private_key> static_key;
+  std::vector<hpke::kdf_id> kdfs = {hpke::kdf_id::hkdf_sha256, hpke::kdf_id::hkdf_sha384,
+                                    hpke::kdf_id::hkdf_sha512};
+  std::vector<record_aead> aeads = {record_aead::chacha20_poly1305, record_aead::xchacha20_poly1305};
+  bool require_client_auth = false;
+  // accept_client decides on an authenticating client's public key; unset
+  // accepts any key that proves possession.
+  std::function<bool(std::span<const std::uint8_t> client_public_key)> accept_client;
+  record::limits limits;
+};
+
+}  // namespace sealwire::record

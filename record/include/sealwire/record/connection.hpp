@@ -1,0 +1,217 @@
+// The sans-IO core of the sealwire record protocol (docs/protocol.md): a
+// connection that turns application data into records and records (in any
+// fragments) into verified application data, and runs the handshake. It
+// never touches a socket; sealwire::record::stream puts it on Asio.
+#pragma once
+
+#include <sealwire/crypto/aead.hpp>
+#include <sealwire/record/config.hpp>
+#include <sealwire/record/error.hpp>
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace sealwire::record {
+
+enum class role : std::uint8_t { client, server };
+
+using bytes_view = std::span<const std::uint8_t>;
+
+namespace detail {
+struct handshake_state;
+struct connection_test_access;
+
+// One direction's traffic protection: secret, key, IV and sequence number.
+struct direction_keys {
+  crypto::secret_array<64> secret;  // traffic_n (nh bytes used)
+  crypto::secret_array<32> key;
+  crypto::secret_array<24> iv;      // nonce_size bytes used
+  std::uint64_t seq = 0;
+  std::size_t nh = 0;
+  std::size_t nonce_size = 12;
+  crypto::aead_algorithm alg = crypto::aead_algorithm::chacha20_poly1305;
+  hpke::kdf_id kdf = hpke::kdf_id::hkdf_sha256;
+};
+
+// A fixed-capacity byte buffer that is never value-initialised (sealing
+// writes every byte it hands out) and wiped when freed.
+class byte_buffer {
+ public:
+  byte_buffer() noexcept = default;
+  explicit byte_buffer(std::size_t capacity);
+  byte_buffer(byte_buffer&& o) noexcept;
+  byte_buffer& operator=(byte_buffer&& o) noexcept;
+  ~byte_buffer();
+  [[nodiscard]] std::uint8_t* data() noexcept { return p_.get(); }
+  [[nodiscard]] const std::uint8_t* data() const noexcept { return p_.get(); }
+  [[nodiscard]] std::size_t capacity() const noexcept { return cap_; }
+
+ private:
+  std::unique_ptr<std::uint8_t[]> p_;
+  std::size_t cap_ = 0;
+};
+}  // namespace detail
+
+// seal_result reports what seal_to did.
+struct seal_result {
+  std::size_t consumed = 0;  // bytes of application data taken
+  std::size_t written = 0;   // bytes of records written
+};
+
+// connection: one record-protocol connection.
+//
+// Input: receive() consumes bytes from the transport in any fragments. It
+// decrypts each fragment as it arrives, straight from the input into the
+// record's place in the connection's plaintext buffer (no copy of the
+// ciphertext), and releases a record's plaintext (readable(), peek(),
+// read()) only after its tag verified. It stops consuming while the
+// verified plaintext waiting for the application would exceed
+// max_buffered_plaintext: read, then offer the rest again.
+//
+// Output: write() seals application data straight from the caller's buffers
+// into records in the send buffer (pending() / consume()); seal_to() seals
+// into the caller's own buffer instead. close() queues the close record.
+//
+// Errors are sticky: after any failure every call reports the same error,
+// and the plaintext of the record that failed is wiped. Plaintext of
+// earlier records, which did verify, stays readable.
+//
+// Threads: after the handshake, one thread may receive/read while another
+// writes/consumes (the two directions share only the failure flag). During
+// the handshake, use one thread.
+class connection {
+ public:
+  // Creates a client connection; its ClientHello is ready in pending().
+  [[nodiscard]] static result<connection> client(std::shared_ptr<const client_config> cfg) noexcept;
+  // Creates a server connection waiting for a ClientHello.
+  [[nodiscard]] static result<connection> server(std::shared_ptr<const server_config> cfg) noexcept;
+
+  connection(connection&&) noexcept;
+  connection& operator=(connection&&) noexcept;
+  connection(const connection&) = delete;
+  connection& operator=(const connection&) = delete;
+  ~connection();
+
+  // ---- receiving ----
+
+  // receive consumes bytes of the peer's stream and returns how many it took
+  // (fewer than offered when the plaintext buffer is full: read, then offer
+  // the rest; or after the peer's close record, which ends the input).
+  [[nodiscard]] result<std::size_t> receive(bytes_view in) noexcept;
+
+  // readable is how many verified plaintext bytes are waiting.
+  [[nodiscard]] std::size_t readable() const noexcept { return plain_end_ - plain_begin_; }
+  // peek shows them without copying; discard(n) drops the first n.
+  [[nodiscard]] bytes_view peek() const noexcept { return {plain_.data() + plain_begin_, readable()}; }
+  void discard(std::size_t n) noexcept;
+  // read copies out up to out.size() verified plaintext bytes.
+  std::size_t read(std::span<std::uint8_t> out) noexcept;
+
+  // end_of_input reports the transport's end: fine after the peer's close
+  // record, `truncated` otherwise (sticky).
+  [[nodiscard]] result<void> end_of_input() noexcept;
+
+  // peer_closed: the peer's close record was received (and everything before it).
+  [[nodiscard]] bool peer_closed() const noexcept { return peer_closed_; }
+
+  // ---- sending ----
+
+  // write seals application data (one buffer, or several gathered into the
+  // same records) and returns how many bytes it took: as much as fits while
+  // fewer than max_send_buffer bytes are pending, at least one record's
+  // worth, and 0 when that much is already pending (send, consume, retry).
+  // Records carry up to max_record_size bytes each. Errors: the
+  // sticky failure; `closed` after close(); `bad_state` before the handshake
+  // completed; `sequence_exhausted`.
+  [[nodiscard]] result<std::size_t> write(bytes_view data) noexcept;
+  [[nodiscard]] result<std::size_t> write(std::span<const bytes_view> data) noexcept;
+
+  // seal_to seals application data into `out` instead of the send buffer,
+  // as many whole records as fit; bytes already pending() go first, so use
+  // it only when pending() is empty (otherwise `bad_state`).
+  [[nodiscard]] result<seal_result> seal_to(std::span<std::uint8_t> out, std::span<const bytes_view> data) noexcept;
+
+  // close queues the close record; later writes fail with `closed`.
+  [[nodiscard]] result<void> close() noexcept;
+
+  // update_keys queues a key_update and switches the sending key.
+  [[nodiscard]] result<void> update_keys() noexcept;
+
+  // pending is the bytes to hand to the transport; consume(n) drops the
+  // first n once sent.
+  [[nodiscard]] bytes_view pending() const noexcept { return {out_.data() + out_begin_, out_end_ - out_begin_}; }
+  void consume(std::size_t n) noexcept;
+
+  // ---- state ----
+
+  [[nodiscard]] bool handshake_complete() const noexcept { return established_; }
+  [[nodiscard]] bool closed() const noexcept { return closed_; }
+  [[nodiscard]] std::error_code error() const noexcept;
+  [[nodiscard]] record::role role() const noexcept { return role_; }
+  [[nodiscard]] record_aead aead() const noexcept { return aead_; }
+  [[nodiscard]] hpke::kdf_id kdf() const noexcept { return tx_.kdf; }
+  // peer_public_key is an authenticated client's static key (server side).
+  [[nodiscard]] bytes_view peer_public_key() const noexcept { return peer_key_; }
+
+ private:
+  friend struct detail::connection_test_access;
+  connection() noexcept;
+
+  std::error_code fail(record_errc e) noexcept;
+  std::error_code failed() const noexcept;
+  result<void> init_buffers(const limits& l) noexcept;
+  result<void> on_header() noexcept;
+  result<bool> start_protected_record() noexcept;
+  result<void> finish_protected_record() noexcept;
+  result<void> handle_handshake_message() noexcept;
+  result<void> client_on_server_hello(bytes_view msg) noexcept;
+  result<void> client_on_server_finished(bytes_view msg) noexcept;
+  result<void> server_on_client_hello(bytes_view msg) noexcept;
+  result<void> server_on_client_finished(bytes_view msg) noexcept;
+  void put_handshake_message(bytes_view msg) noexcept;
+  void install_traffic_keys(bytes_view master) noexcept;
+  std::size_t inner_size(std::size_t content) const noexcept;
+  result<std::size_t> seal_record(std::uint8_t* out, std::uint8_t type, std::span<const bytes_view> data,
+                                  std::size_t skip, std::size_t content) noexcept;
+  result<seal_result> seal_records(std::uint8_t* out, std::size_t room, std::span<const bytes_view> data) noexcept;
+  result<void> seal_control(std::uint8_t type) noexcept;
+  std::uint8_t* out_room(std::size_t n) noexcept;
+
+  record::role role_ = role::client;
+  record::limits limits_;
+  std::shared_ptr<const client_config> client_cfg_;
+  std::shared_ptr<const server_config> server_cfg_;
+  std::unique_ptr<detail::handshake_state> hs_;
+  record_aead aead_ = record_aead::chacha20_poly1305;
+  bool established_ = false;
+  std::atomic<int> failure_{0};  // a record_errc value, 0 = healthy
+
+  // receive side
+  detail::direction_keys rx_;
+  std::uint8_t header_[record_header_size] = {};
+  std::size_t header_len_ = 0;
+  bool body_started_ = false;
+  std::size_t body_len_ = 0;   // announced length of the record body
+  std::size_t body_seen_ = 0;  // bytes of the body consumed
+  std::vector<std::uint8_t> hs_buf_;  // a handshake message being collected
+  crypto::aead_opener opener_;
+  std::uint8_t tag_[record_tag_size] = {};
+  detail::byte_buffer plain_;  // verified plaintext [plain_begin_, plain_end_), then the record being opened
+  std::size_t plain_begin_ = 0, plain_end_ = 0;
+  unsigned empty_run_ = 0;
+  bool peer_closed_ = false;
+  bool peer_finished_ = false;  // the peer's Finished verified: protected records allowed
+
+  // send side
+  detail::direction_keys tx_;
+  detail::byte_buffer out_;  // sealed bytes [out_begin_, out_end_)
+  std::size_t out_begin_ = 0, out_end_ = 0;
+  bool closed_ = false;
+  std::vector<std::uint8_t> peer_key_;
+};
+
+}  // namespace sealwire::record

@@ -1,0 +1,461 @@
+// sealwire::record::stream<NextLayer>: the record protocol over an Asio
+// stream, shaped like boost::asio::ssl::stream.
+//
+//   stream<tcp::socket> s(io_context);      // or (std::move(socket))
+//   s.next_layer().connect(endpoint);
+//   s.handshake(client_cfg);                // or co_await s.async_handshake(cfg, use_awaitable)
+//   asio::write(s, asio::buffer(msg));
+//   std::size_t n = s.read_some(asio::buffer(buf));
+//   s.shutdown();                           // sends the close record
+//
+// Rules (as for ssl::stream):
+// - At most one read operation (read_some/async_read_some) and one write
+//   operation (write_some/async_write_some/shutdown) outstanding at a time;
+//   the handshake must complete before either starts. A read and a write may
+//   run concurrently (each direction has its own state).
+// - Asynchronous operations never complete inside the initiating call; they
+//   complete through the handler's associated executor, support per-operation
+//   cancellation (terminal) by forwarding it to the next layer, and leave the
+//   stream consistent: a cancelled read may be repeated; a write that fails or
+//   is cancelled reports how many bytes it took (they were sealed and are
+//   sent first by the next write), as asio::async_write expects.
+// - Errors are boost::system::error_code, as everywhere in Asio; record-layer
+//   failures carry sealwire::record_errc (ec == record_errc::bad_record_mac).
+//   A read returns asio::error::eof after the peer's close record, and
+//   record_errc::truncated when the transport ends without one.
+// - shutdown sends the close record; it does not wait for the peer's. Read
+//   until eof to see the peer's close.
+#pragma once
+
+#include <sealwire/record/connection.hpp>
+
+#include <boost/asio/async_result.hpp>
+#include <boost/asio/buffer.hpp>
+#include <boost/asio/compose.hpp>
+#include <boost/asio/error.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/system/system_error.hpp>
+
+#include <array>
+#include <cstddef>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <boost/system/error_code.hpp>
+#include <system_error>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace sealwire::record {
+
+template <class NextLayer>
+class stream {
+ public:
+  // Asio's error_code (it carries sealwire::record_errc values, which compare
+  // equal to it directly: ec == record_errc::truncated).
+  using error_code = boost::system::error_code;
+  using next_layer_type = std::remove_reference_t<NextLayer>;
+  using lowest_layer_type = typename next_layer_type::lowest_layer_type;
+  using executor_type = typename next_layer_type::executor_type;
+
+  // Bytes read from the next layer at a time.
+  static constexpr std::size_t input_buffer_size = 64 * 1024;
+
+  template <class... Args>
+  explicit stream(Args&&... args) : next_(std::forward<Args>(args)...), in_(input_buffer_size) {}
+
+  stream(stream&&) = default;
+  stream& operator=(stream&&) = default;
+
+  executor_type get_executor() noexcept { return next_.get_executor(); }
+  next_layer_type& next_layer() noexcept { return next_; }
+  const next_layer_type& next_layer() const noexcept { return next_; }
+  lowest_layer_type& lowest_layer() noexcept { return next_.lowest_layer(); }
+  const lowest_layer_type& lowest_layer() const noexcept { return next_.lowest_layer(); }
+
+  // The sans-IO connection, once a handshake started (null before).
+  [[nodiscard]] connection* native_handle() noexcept { return conn_ ? &*conn_ : nullptr; }
+
+  // ---- handshake ----
+
+  void handshake(std::shared_ptr<const client_config> cfg) { throw_on(handshake_impl(connection::client(std::move(cfg)))); }
+  void handshake(std::shared_ptr<const server_config> cfg) { throw_on(handshake_impl(connection::server(std::move(cfg)))); }
+  void handshake(std::shared_ptr<const client_config> cfg, error_code& ec) {
+    ec = handshake_impl(connection::client(std::move(cfg)));
+  }
+  void handshake(std::shared_ptr<const server_config> cfg, error_code& ec) {
+    ec = handshake_impl(connection::server(std::move(cfg)));
+  }
+
+  // async_handshake: completion signature void(error_code).
+  template <class Config, class Token>
+  auto async_handshake(std::shared_ptr<Config> cfg, Token&& token) {
+    static_assert(std::is_same_v<std::remove_const_t<Config>, client_config> ||
+                      std::is_same_v<std::remove_const_t<Config>, server_config>,
+                  "async_handshake takes a client_config or a server_config");
+    error_code setup;
+    if constexpr (std::is_same_v<std::remove_const_t<Config>, client_config>) {
+      setup = start(connection::client(std::move(cfg)));
+    } else {
+      setup = start(connection::server(std::move(cfg)));
+    }
+    return boost::asio::async_compose<Token, void(error_code)>(handshake_op{this, setup}, token, next_);
+  }
+
+  // ---- reading ----
+
+  template <class MutableBufferSequence>
+  std::size_t read_some(const MutableBufferSequence& buffers) {
+    error_code ec;
+    const std::size_t n = read_some(buffers, ec);
+    throw_on(ec);
+    return n;
+  }
+
+  template <class MutableBufferSequence>
+  std::size_t read_some(const MutableBufferSequence& buffers, error_code& ec) {
+    ec.clear();
+    if (boost::asio::buffer_size(buffers) == 0) return 0;
+    for (;;) {
+      bool need_input = false;
+      const std::size_t n = try_read(buffers, ec, need_input);
+      if (!need_input) return n;
+      error_code bec;
+      const std::size_t got = next_.read_some(input_space(), bec);
+      if (bec) {
+        ec = input_error(bec);
+        return 0;
+      }
+      in_end_ += got;
+    }
+  }
+
+  // async_read_some: completion signature void(error_code, std::size_t).
+  template <class MutableBufferSequence, class Token>
+  auto async_read_some(const MutableBufferSequence& buffers, Token&& token) {
+    return boost::asio::async_compose<Token, void(error_code, std::size_t)>(
+        read_op<MutableBufferSequence>{this, buffers}, token, next_);
+  }
+
+  // ---- writing ----
+
+  template <class ConstBufferSequence>
+  std::size_t write_some(const ConstBufferSequence& buffers) {
+    error_code ec;
+    const std::size_t n = write_some(buffers, ec);
+    throw_on(ec);
+    return n;
+  }
+
+  template <class ConstBufferSequence>
+  std::size_t write_some(const ConstBufferSequence& buffers, error_code& ec) {
+    ec.clear();
+    std::size_t taken = 0;
+    if (boost::asio::buffer_size(buffers) != 0) {
+      ec = seal(buffers, taken);
+      if (ec) return 0;
+    }
+    ec = flush();
+    return taken;
+  }
+
+  // async_write_some: completion signature void(error_code, std::size_t).
+  template <class ConstBufferSequence, class Token>
+  auto async_write_some(const ConstBufferSequence& buffers, Token&& token) {
+    std::size_t taken = 0;
+    error_code ec;
+    if (boost::asio::buffer_size(buffers) != 0) ec = seal(buffers, taken);
+    return boost::asio::async_compose<Token, void(error_code, std::size_t)>(flush_op<true>{this, ec, taken}, token,
+                                                                                  next_);
+  }
+
+  // ---- shutdown ----
+
+  void shutdown() { throw_on(shutdown_impl()); }
+  void shutdown(error_code& ec) { ec = shutdown_impl(); }
+
+  // async_shutdown: completion signature void(error_code).
+  template <class Token>
+  auto async_shutdown(Token&& token) {
+    const error_code ec = queue_close();
+    return boost::asio::async_compose<Token, void(error_code)>(flush_op<false>{this, ec, 0}, token, next_);
+  }
+
+  // update_keys queues a key_update record, sent by the next write or flush.
+  void update_keys(error_code& ec) {
+    ec = conn_ ? conn_->update_keys().error() : make_error_code(record_errc::bad_state);
+  }
+
+ private:
+  static constexpr std::size_t max_gather = 16;
+
+  static void throw_on(const error_code& ec) {
+    if (ec) throw boost::system::system_error(ec);
+  }
+
+  error_code start(result<connection> c) {
+    if (!c) return c.error();
+    conn_.emplace(std::move(*c));
+    in_begin_ = in_end_ = 0;
+    return {};
+  }
+
+  // The next layer's free input space (after moving unprocessed bytes to the front).
+  boost::asio::mutable_buffer input_space() {
+    if (in_begin_ == in_end_) {
+      in_begin_ = in_end_ = 0;
+    } else if (in_begin_ != 0) {
+      std::memmove(in_.data(), in_.data() + in_begin_, in_end_ - in_begin_);
+      in_end_ -= in_begin_;
+      in_begin_ = 0;
+    }
+    return boost::asio::buffer(in_.data() + in_end_, in_.size() - in_end_);
+  }
+
+  // input_error maps a next-layer read error: end of file is a clean end only
+  // after the peer's close record.
+  error_code input_error(const error_code& bec) {
+    if (bec == boost::asio::error::eof) {
+      auto ok = conn_->end_of_input();
+      return ok ? error_code(boost::asio::error::eof) : error_code(ok.error());
+    }
+    return bec;
+  }
+
+  // feed passes buffered input to the connection; false when it took nothing.
+  bool feed(error_code& ec) {
+    if (in_begin_ == in_end_) return false;
+    auto r = conn_->receive(std::span<const std::uint8_t>(in_.data() + in_begin_, in_end_ - in_begin_));
+    if (!r) {
+      ec = r.error();
+      return false;
+    }
+    in_begin_ += *r;
+    return *r != 0;
+  }
+
+  // try_read delivers plaintext or an error, or asks for more input.
+  template <class MutableBufferSequence>
+  std::size_t try_read(const MutableBufferSequence& buffers, error_code& ec, bool& need_input) {
+    need_input = false;
+    if (!conn_ || !conn_->handshake_complete()) {
+      ec = conn_ && conn_->error() ? conn_->error() : make_error_code(record_errc::bad_state);
+      return 0;
+    }
+    for (;;) {
+      if (conn_->readable() != 0) {
+        const auto view = conn_->peek();
+        const std::size_t n = boost::asio::buffer_copy(buffers, boost::asio::buffer(view.data(), view.size()));
+        conn_->discard(n);
+        return n;
+      }
+      if (conn_->peer_closed()) {
+        ec = boost::asio::error::eof;
+        return 0;
+      }
+      if (auto e = conn_->error()) {
+        ec = e;
+        return 0;
+      }
+      if (!feed(ec)) {
+        // A failed record may follow verified ones: deliver those first; the
+        // (sticky) error is reported once nothing is readable.
+        if (ec) {
+          ec.clear();
+          continue;
+        }
+        need_input = true;
+        return 0;
+      }
+    }
+  }
+
+  // seal turns the buffers into records in the connection's send buffer.
+  template <class ConstBufferSequence>
+  error_code seal(const ConstBufferSequence& buffers, std::size_t& taken) {
+    if (!conn_) return make_error_code(record_errc::bad_state);
+    std::array<bytes_view, max_gather> views;
+    std::size_t k = 0;
+    for (auto it = boost::asio::buffer_sequence_begin(buffers);
+         it != boost::asio::buffer_sequence_end(buffers) && k < max_gather; ++it) {
+      const boost::asio::const_buffer b(*it);
+      if (b.size() != 0) views[k++] = bytes_view(static_cast<const std::uint8_t*>(b.data()), b.size());
+    }
+    auto r = conn_->write(std::span<const bytes_view>(views.data(), k));
+    if (!r) return r.error();
+    taken = *r;
+    return {};
+  }
+
+  // flush sends everything pending.
+  error_code flush() {
+    if (!conn_) return {};
+    while (!conn_->pending().empty()) {
+      const auto p = conn_->pending();
+      error_code bec;
+      const std::size_t n = boost::asio::write(next_, boost::asio::buffer(p.data(), p.size()), bec);
+      conn_->consume(n);
+      if (bec) return bec;
+    }
+    return {};
+  }
+
+  error_code handshake_impl(result<connection> c) {
+    if (auto ec = start(std::move(c))) return ec;
+    for (;;) {
+      if (auto ec = flush()) return ec;
+      if (conn_->handshake_complete()) return {};
+      error_code ec;
+      if (feed(ec)) continue;
+      if (ec) return ec;
+      error_code bec;
+      const std::size_t got = next_.read_some(input_space(), bec);
+      if (bec) return input_error(bec);
+      in_end_ += got;
+    }
+  }
+
+  error_code queue_close() {
+    if (!conn_) return make_error_code(record_errc::bad_state);
+    if (conn_->closed()) return {};
+    return conn_->close().error();
+  }
+
+  error_code shutdown_impl() {
+    if (auto ec = queue_close()) return ec;
+    return flush();
+  }
+
+  // ---- composed operations ----
+
+  struct handshake_op {
+    stream* s;
+    error_code setup;
+    bool io_done = false;
+    bool completing = false;
+    error_code result{};
+
+    template <class Self>
+    void operator()(Self& self, error_code bec = {}, std::size_t n = 0) {
+      if (completing) return self.complete(result);
+      if (setup) return finish(self, setup);
+      if (io_done) {
+        // Completion of a write (n bytes sent) or a read (n bytes received).
+        if (writing) {
+          s->conn_->consume(n);
+        } else {
+          s->in_end_ += n;
+        }
+        if (bec) return finish(self, writing ? error_code(bec) : s->input_error(bec));
+      }
+      auto& c = *s->conn_;
+      error_code ec;
+      for (;;) {
+        if (!c.pending().empty()) {
+          const auto p = c.pending();
+          io_done = true;
+          writing = true;
+          return boost::asio::async_write(s->next_, boost::asio::buffer(p.data(), p.size()), std::move(self));
+        }
+        if (c.handshake_complete()) return finish(self, {});
+        if (s->feed(ec)) continue;
+        if (ec) return finish(self, ec);
+        io_done = true;
+        writing = false;
+        return s->next_.async_read_some(s->input_space(), std::move(self));
+      }
+    }
+
+    template <class Self>
+    void finish(Self& self, error_code ec) {
+      if (io_done) return self.complete(ec);
+      // Never complete inside the initiating call.
+      completing = true;
+      result = ec;
+      boost::asio::post(std::move(self));
+    }
+    bool writing = false;
+  };
+
+  template <class MutableBufferSequence>
+  struct read_op {
+    stream* s;
+    MutableBufferSequence buffers;
+    bool io_done = false;
+    bool completing = false;
+    error_code result{};
+    std::size_t result_n = 0;
+
+    template <class Self>
+    void operator()(Self& self, error_code bec = {}, std::size_t n = 0) {
+      if (completing) return self.complete(result, result_n);
+      if (io_done) {
+        if (bec) return finish(self, s->input_error(bec), 0);
+        s->in_end_ += n;
+      }
+      if (boost::asio::buffer_size(buffers) == 0) return finish(self, {}, 0);
+      error_code ec;
+      bool need_input = false;
+      const std::size_t got = s->try_read(buffers, ec, need_input);
+      if (!need_input) return finish(self, ec, got);
+      io_done = true;
+      s->next_.async_read_some(s->input_space(), std::move(self));
+    }
+
+    template <class Self>
+    void finish(Self& self, error_code ec, std::size_t n) {
+      if (io_done) return self.complete(ec, n);
+      completing = true;
+      result = ec;
+      result_n = n;
+      boost::asio::post(std::move(self));
+    }
+  };
+
+  // flush_op sends what is pending, then reports `taken` (the bytes of the
+  // caller's data that were sealed) with the first error. Without WithSize
+  // it completes with the error alone (shutdown).
+  template <bool WithSize>
+  struct flush_op {
+    stream* s;
+    error_code early;  // an error from sealing or queueing, reported after a post
+    std::size_t taken = 0;
+    bool io_done = false;
+    bool completing = false;
+
+    template <class Self>
+    void operator()(Self& self, error_code bec = {}, std::size_t n = 0) {
+      if (completing) return done(self, early, early ? 0 : taken);
+      if (io_done) {
+        s->conn_->consume(n);
+        if (bec) return done(self, bec, taken);
+      }
+      if (early || !s->conn_ || s->conn_->pending().empty()) {
+        if (io_done) return done(self, early, taken);
+        completing = true;  // never complete inside the initiating call
+        return boost::asio::post(std::move(self));
+      }
+      const auto p = s->conn_->pending();
+      io_done = true;
+      boost::asio::async_write(s->next_, boost::asio::buffer(p.data(), p.size()), std::move(self));
+    }
+
+    template <class Self>
+    static void done(Self& self, error_code ec, std::size_t n) {
+      if constexpr (WithSize) {
+        self.complete(ec, n);
+      } else {
+        self.complete(ec);
+      }
+    }
+  };
+
+  NextLayer next_;
+  std::optional<connection> conn_;
+  std::vector<std::uint8_t> in_;
+  std::size_t in_begin_ = 0, in_end_ = 0;
+};
+
+}  // namespace sealwire::record

@@ -1,0 +1,350 @@
+// sealwire::record::stream over Asio: socketpairs and loopback TCP, sync and
+// async (callbacks, coroutines, futures), shutdown, cancellation, EOF.
+#include <sealwire/record/stream.hpp>
+
+#include "harness.hpp"
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/local/connect_pair.hpp>
+#include <boost/asio/local/stream_protocol.hpp>
+#include <boost/asio/read.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/use_future.hpp>
+#include <boost/asio/write.hpp>
+
+#include <gtest/gtest.h>
+
+#include <future>
+#include <thread>
+
+namespace sealwire::record::test {
+namespace {
+
+namespace asio = boost::asio;
+using local_socket = asio::local::stream_protocol::socket;
+using tcp = asio::ip::tcp;
+
+struct fixture_keys {
+  std::shared_ptr<const hpke::private_key> server = make_key(hpke::kem_id::x25519);
+  std::shared_ptr<const client_config> cc = client_cfg(*server);
+  std::shared_ptr<const server_config> sc = server_cfg(server);
+};
+
+bytes pattern(std::size_t n) {
+  bytes b(n);
+  for (std::size_t i = 0; i < n; ++i) b[i] = static_cast<std::uint8_t>(i * 7 + (i >> 9));
+  return b;
+}
+
+TEST(RecordStream, SyncOverASocketpair) {
+  fixture_keys k;
+  asio::io_context io;
+  stream<local_socket> a(io), b(io);
+  asio::local::connect_pair(a.next_layer(), b.next_layer());
+  const bytes up = pattern(300000), down = pattern(5000);
+  auto server = std::async(std::launch::async, [&] {
+    b.handshake(k.sc);
+    bytes got(up.size());
+    asio::read(b, asio::buffer(got));
+    asio::write(b, asio::buffer(down));
+    b.shutdown();
+    boost::system::error_code ec;
+    std::uint8_t one;
+    const std::size_t n = b.read_some(asio::buffer(&one, 1), ec);
+    EXPECT_EQ(n, 0u);
+    EXPECT_EQ(ec, asio::error::eof);
+    return got;
+  });
+  a.handshake(k.cc);
+  EXPECT_EQ(a.native_handle()->aead(), record_aead::chacha20_poly1305);
+  asio::write(a, asio::buffer(up));
+  bytes got(down.size());
+  asio::read(a, asio::buffer(got));
+  EXPECT_EQ(got, down);
+  boost::system::error_code ec;
+  std::uint8_t one;
+  EXPECT_EQ(a.read_some(asio::buffer(&one, 1), ec), 0u);
+  EXPECT_EQ(ec, asio::error::eof);  // the server's close record, then its end
+  a.shutdown();
+  EXPECT_EQ(server.get(), up);
+}
+
+TEST(RecordStream, SyncErrorsThrowOrReport) {
+  fixture_keys k;
+  asio::io_context io;
+  stream<local_socket> a(io), b(io);
+  asio::local::connect_pair(a.next_layer(), b.next_layer());
+  // Before the handshake.
+  boost::system::error_code ec;
+  std::uint8_t buf[4];
+  a.read_some(asio::buffer(buf), ec);
+  EXPECT_EQ(ec, record_errc::bad_state);
+  EXPECT_THROW(a.write_some(asio::buffer(buf)), boost::system::system_error);
+  // A wrong pinned key: the client fails, the server sees the end of input.
+  auto other = make_key(hpke::kem_id::x25519);
+  auto server = std::async(std::launch::async, [&] {
+    boost::system::error_code sec;
+    b.handshake(k.sc, sec);
+    return sec;
+  });
+  a.handshake(client_cfg(*other), ec);
+  EXPECT_EQ(ec, record_errc::server_key_mismatch);
+  a.next_layer().close();
+  EXPECT_EQ(server.get(), record_errc::truncated);
+}
+
+TEST(RecordStream, AsyncCallbacksOverLoopbackTcp) {
+  fixture_keys k;
+  asio::io_context io;
+  tcp::acceptor acceptor(io, tcp::endpoint(asio::ip::address_v4::loopback(), 0));
+  stream<tcp::socket> server(io), client(io);
+  const bytes up = pattern(200000), down = pattern(100000);
+  bytes server_got(up.size()), client_got(down.size());
+  boost::system::error_code server_ec, client_ec;
+  bool server_done = false, client_done = false;
+
+  acceptor.async_accept(server.next_layer(), [&](boost::system::error_code ec) {
+    ASSERT_FALSE(ec);
+    server.async_handshake(k.sc, [&](boost::system::error_code hec) {
+      ASSERT_FALSE(hec) << hec.message();
+      asio::async_read(server, asio::buffer(server_got), [&](boost::system::error_code rec, std::size_t) {
+        ASSERT_FALSE(rec) << rec.message();
+        asio::async_write(server, asio::buffer(down), [&](boost::system::error_code wec, std::size_t) {
+          ASSERT_FALSE(wec);
+          server.async_shutdown([&](boost::system::error_code sec) {
+            server_ec = sec;
+            server_done = true;
+          });
+        });
+      });
+    });
+  });
+  client.next_layer().async_connect(acceptor.local_endpoint(), [&](boost::system::error_code ec) {
+    ASSERT_FALSE(ec);
+    client.async_handshake(k.cc, [&](boost::system::error_code hec) {
+      ASSERT_FALSE(hec) << hec.message();
+      asio::async_write(client, asio::buffer(up), [&](boost::system::error_code wec, std::size_t n) {
+        ASSERT_FALSE(wec);
+        EXPECT_EQ(n, up.size());
+        asio::async_read(client, asio::buffer(client_got), [&](boost::system::error_code rec, std::size_t) {
+          ASSERT_FALSE(rec);
+          std::uint8_t* one = new std::uint8_t;
+          client.async_read_some(asio::buffer(one, 1), [&, one](boost::system::error_code eec, std::size_t n2) {
+            delete one;
+            EXPECT_EQ(n2, 0u);
+            client_ec = eec;
+            client_done = true;
+          });
+        });
+      });
+    });
+  });
+  io.run();
+  EXPECT_TRUE(server_done && client_done);
+  EXPECT_FALSE(server_ec);
+  EXPECT_EQ(client_ec, asio::error::eof);
+  EXPECT_EQ(server_got, up);
+  EXPECT_EQ(client_got, down);
+}
+
+TEST(RecordStream, Coroutines) {
+  fixture_keys k;
+  asio::io_context io;
+  stream<local_socket> a(io), b(io);
+  asio::local::connect_pair(a.next_layer(), b.next_layer());
+  bytes echoed;
+  auto server = [&]() -> asio::awaitable<void> {
+    co_await b.async_handshake(k.sc, asio::use_awaitable);
+    std::uint8_t buf[1000];
+    for (;;) {
+      auto [ec, n] = co_await b.async_read_some(asio::buffer(buf), asio::as_tuple(asio::use_awaitable));
+      if (ec == asio::error::eof) break;
+      EXPECT_FALSE(ec) << ec.message();
+      if (ec) break;
+      co_await asio::async_write(b, asio::buffer(buf, n), asio::use_awaitable);
+    }
+    co_await b.async_shutdown(asio::use_awaitable);
+  };
+  auto client = [&]() -> asio::awaitable<void> {
+    co_await a.async_handshake(k.cc, asio::use_awaitable);
+    const bytes msg = pattern(50000);
+    co_await asio::async_write(a, asio::buffer(msg), asio::use_awaitable);
+    co_await a.async_shutdown(asio::use_awaitable);
+    echoed.resize(msg.size());
+    co_await asio::async_read(a, asio::buffer(echoed), asio::use_awaitable);
+    EXPECT_EQ(echoed, msg);
+  };
+  asio::co_spawn(io, server(), [](std::exception_ptr e) { EXPECT_FALSE(e); });
+  asio::co_spawn(io, client(), [](std::exception_ptr e) { EXPECT_FALSE(e); });
+  io.run();
+  EXPECT_EQ(echoed.size(), 50000u);
+}
+
+TEST(RecordStream, Futures) {
+  fixture_keys k;
+  asio::io_context io;
+  auto work = asio::make_work_guard(io);
+  std::thread runner([&] { io.run(); });
+  stream<local_socket> a(io), b(io);
+  asio::local::connect_pair(a.next_layer(), b.next_layer());
+  auto hs_server = b.async_handshake(k.sc, asio::use_future);
+  auto hs_client = a.async_handshake(k.cc, asio::use_future);
+  EXPECT_NO_THROW(hs_client.get());
+  EXPECT_NO_THROW(hs_server.get());
+  const bytes msg = pattern(1234);
+  auto w = asio::async_write(a, asio::buffer(msg), asio::use_future);
+  bytes got(msg.size());
+  auto r = asio::async_read(b, asio::buffer(got), asio::use_future);
+  EXPECT_EQ(w.get(), msg.size());
+  EXPECT_EQ(r.get(), msg.size());
+  EXPECT_EQ(got, msg);
+  // An error through a future: reading past the peer's close.
+  EXPECT_NO_THROW(a.async_shutdown(asio::use_future).get());
+  std::uint8_t one;
+  auto eof = b.async_read_some(asio::buffer(&one, 1), asio::use_future);
+  EXPECT_THROW(eof.get(), boost::system::system_error);
+  work.reset();
+  runner.join();
+}
+
+TEST(RecordStream, NeverCompletesInsideTheInitiatingCall) {
+  fixture_keys k;
+  asio::io_context io;
+  stream<local_socket> a(io), b(io);
+  asio::local::connect_pair(a.next_layer(), b.next_layer());
+  auto server = std::async(std::launch::async, [&] { b.handshake(k.sc); asio::write(b, asio::buffer(pattern(100))); });
+  a.handshake(k.cc);
+  server.get();
+  std::uint8_t buf[10];
+  bool done = false;
+  a.async_read_some(asio::buffer(buf), [&](boost::system::error_code ec, std::size_t n) {
+    EXPECT_FALSE(ec);
+    EXPECT_EQ(n, 10u);
+    done = true;
+  });
+  io.run();
+  ASSERT_TRUE(done);
+  io.restart();
+  // Now 90 bytes are already decrypted: the data is ready, yet the handler
+  // must still run later, from the io_context.
+  done = false;
+  a.async_read_some(asio::buffer(buf), [&](boost::system::error_code ec, std::size_t n) {
+    EXPECT_FALSE(ec);
+    EXPECT_EQ(n, 10u);
+    done = true;
+  });
+  EXPECT_FALSE(done);
+  io.run();
+  EXPECT_TRUE(done);
+  // An error known at initiation (zero-length write, a closed stream) too.
+  io.restart();
+  done = false;
+  ASSERT_NO_THROW(a.shutdown());
+  a.async_write_some(asio::buffer(buf), [&](boost::system::error_code ec, std::size_t n) {
+    EXPECT_EQ(ec, record_errc::closed);
+    EXPECT_EQ(n, 0u);
+    done = true;
+  });
+  EXPECT_FALSE(done);
+  io.run();
+  EXPECT_TRUE(done);
+}
+
+TEST(RecordStream, CancelledReadCanBeRepeated) {
+  fixture_keys k;
+  asio::io_context io;
+  stream<local_socket> a(io), b(io);
+  asio::local::connect_pair(a.next_layer(), b.next_layer());
+  auto server = std::async(std::launch::async, [&] { b.handshake(k.sc); });
+  a.handshake(k.cc);
+  server.get();
+  asio::cancellation_signal cancel;
+  std::uint8_t buf[100];
+  boost::system::error_code first;
+  a.async_read_some(asio::buffer(buf), asio::bind_cancellation_slot(cancel.slot(), [&](boost::system::error_code ec, std::size_t) {
+                      first = ec;
+                    }));
+  io.poll();
+  // Half a record arrives, then the read is cancelled.
+  bytes wire;
+  {
+    auto* conn = b.native_handle();
+    ASSERT_TRUE(conn->write(to_bytes("after cancellation")).has_value());
+    wire = take_pending(*conn);
+  }
+  asio::write(b.next_layer(), asio::buffer(wire.data(), 10));
+  io.poll();
+  cancel.emit(asio::cancellation_type::terminal);
+  io.run();
+  EXPECT_EQ(first, asio::error::operation_aborted);
+  // The rest arrives; a new read gets the whole record.
+  io.restart();
+  asio::write(b.next_layer(), asio::buffer(wire.data() + 10, wire.size() - 10));
+  std::size_t n = 0;
+  a.async_read_some(asio::buffer(buf), [&](boost::system::error_code ec, std::size_t got) {
+    EXPECT_FALSE(ec) << ec.message();
+    n = got;
+  });
+  io.run();
+  EXPECT_EQ(std::string(buf, buf + n), "after cancellation");
+}
+
+TEST(RecordStream, EndOfInputMidRecordIsTruncated) {
+  fixture_keys k;
+  asio::io_context io;
+  stream<local_socket> a(io), b(io);
+  asio::local::connect_pair(a.next_layer(), b.next_layer());
+  auto server = std::async(std::launch::async, [&] { b.handshake(k.sc); });
+  a.handshake(k.cc);
+  server.get();
+  auto* conn = b.native_handle();
+  ASSERT_TRUE(conn->write(pattern(500)).has_value());
+  const bytes wire = take_pending(*conn);
+  asio::write(b.next_layer(), asio::buffer(wire.data(), wire.size() - 1));
+  b.next_layer().close();
+  boost::system::error_code ec;
+  bool done = false;
+  std::uint8_t buf[1000];
+  a.async_read_some(asio::buffer(buf), [&](boost::system::error_code e, std::size_t n) {
+    ec = e;
+    EXPECT_EQ(n, 0u);
+    done = true;
+  });
+  io.run();
+  EXPECT_TRUE(done);
+  EXPECT_EQ(ec, record_errc::truncated);
+  // Sticky: the sync form reports the same.
+  a.read_some(asio::buffer(buf), ec);
+  EXPECT_EQ(ec, record_errc::truncated);
+}
+
+TEST(RecordStream, TamperedRecordOnTheWireFailsTheRead) {
+  fixture_keys k;
+  asio::io_context io;
+  stream<local_socket> a(io), b(io);
+  asio::local::connect_pair(a.next_layer(), b.next_layer());
+  auto server = std::async(std::launch::async, [&] { b.handshake(k.sc); });
+  a.handshake(k.cc);
+  server.get();
+  auto* conn = b.native_handle();
+  ASSERT_TRUE(conn->write(to_bytes("first")).has_value());
+  ASSERT_TRUE(conn->write(to_bytes("second")).has_value());
+  bytes wire = take_pending(*conn);
+  wire.back() ^= 0x80;
+  asio::write(b.next_layer(), asio::buffer(wire));
+  std::uint8_t buf[100];
+  boost::system::error_code ec;
+  const std::size_t n = a.read_some(asio::buffer(buf), ec);
+  EXPECT_FALSE(ec);
+  EXPECT_EQ(std::string(buf, buf + n), "first");
+  EXPECT_EQ(a.read_some(asio::buffer(buf), ec), 0u);
+  EXPECT_EQ(ec, record_errc::bad_record_mac);
+}
+
+}  // namespace
+}  // namespace sealwire::record::test
