@@ -48,7 +48,7 @@ struct handshake_state {
   crypto::secret_array<64> hs;
   crypto::secret_array<64> expected_mac;  // the peer's Finished MAC we expect
   hpke::private_key eph;                   // the client's ephemeral key
-  std::vector<record_aead> offered;        // the client's AEAD list
+  std::vector<std::uint8_t> client_key;    // the static key a client announced (server side)
 };
 
 }  // namespace detail
@@ -202,18 +202,30 @@ std::error_code connection::failed() const noexcept {
 
 std::error_code connection::error() const noexcept { return failed(); }
 
-std::error_code connection::fail(record_errc e) noexcept {
+// set_failure records the first failure; it touches nothing but the atomic
+// flag, so the send side may call it while another thread receives.
+std::error_code connection::set_failure(record_errc e) noexcept {
   int expected = 0;
-  if (failure_.compare_exchange_strong(expected, static_cast<int>(e), std::memory_order_acq_rel)) {
-    // Wipe the record being opened: its plaintext was never verified.
-    if (body_started_ && plain_.data() != nullptr) {
-      crypto::ct::wipe(plain_.data() + plain_end_, std::min(body_seen_, plain_.capacity() - plain_end_));
-    }
-    hs_.reset();
-    crypto::ct::wipe(hs_buf_.data(), hs_buf_.size());
+  if (failure_.compare_exchange_strong(expected, static_cast<int>(e), std::memory_order_acq_rel))
     logger()->debug("sealwire.record {}: connection failed: {}", role_name(role_), make_error_code(e).message());
-  }
   return failed();
+}
+
+// fail (receive side and handshake only) also wipes the record being opened,
+// whose plaintext never verified, and the handshake state.
+std::error_code connection::fail(record_errc e) noexcept {
+  set_failure(e);
+  wipe_receive_state();
+  return failed();
+}
+
+void connection::wipe_receive_state() noexcept {
+  if (body_started_ && plain_.data() != nullptr) {
+    crypto::ct::wipe(plain_.data() + plain_end_, std::min(body_seen_, plain_.capacity() - plain_end_));
+    body_started_ = false;
+  }
+  hs_.reset();
+  crypto::ct::wipe(hs_buf_.data(), hs_buf_.size());
 }
 
 // ---- creation and handshake ----------------------------------------------------
@@ -459,7 +471,7 @@ result<void> connection::server_on_client_hello(bytes_view msg) noexcept {
   // Restart the handshake state for the client's KDF.
   try {
     hs_ = std::make_unique<detail::handshake_state>(kdf);
-    if (flags & 1) peer_key_.assign(cs.begin(), cs.end());
+    if (flags & 1) hs_->client_key.assign(cs.begin(), cs.end());  // authenticated only by ClientFinished
   } catch (const std::bad_alloc&) {
     return fail(record_errc::handshake_failed);
   }
@@ -543,6 +555,7 @@ result<void> connection::server_on_client_finished(bytes_view msg) noexcept {
   if (msg.size() != 1 + hs.nh) return fail(record_errc::bad_handshake_message);
   if (!crypto::ct::equal(msg.subspan(1), hs.expected_mac.span().first(hs.nh)))
     return fail(record_errc::handshake_failed);
+  peer_key_ = std::move(hs.client_key);
   logger()->debug("sealwire.record server: handshake complete, version {}, {}, KDF 0x{:04x}{}", protocol_version,
                   aead_name(aead_), static_cast<unsigned>(hs.suite.kdf),
                   peer_key_.empty() ? "" : ", client authenticated");
@@ -578,6 +591,9 @@ result<void> connection::on_header() noexcept {
 // read; false when its plaintext does not fit until the application reads.
 result<bool> connection::start_protected_record() noexcept {
   const std::size_t inner = body_len_ - record_tag_size;
+  // Take no new record while max_buffered_plaintext bytes wait to be read
+  // (the buffer has room for that much plus one record).
+  if (readable() != 0 && readable() >= limits_.max_buffered_plaintext) return false;
   if (plain_end_ + inner > plain_.capacity()) {
     // Move the unread plaintext to the front; if it still does not fit, wait
     // for the application to read.
@@ -643,6 +659,12 @@ result<std::size_t> connection::receive(bytes_view in) noexcept {
   if (auto e = failed()) return e;
   std::size_t used = 0;
   for (;;) {
+    // The send side may have failed meanwhile (another thread): stop, wiping
+    // the record in progress.
+    if (auto e = failed()) {
+      wipe_receive_state();
+      return e;
+    }
     const std::size_t avail = in.size() - used;
     if (header_len_ < record_header_size) {
       if (avail == 0) break;
@@ -741,7 +763,7 @@ std::size_t connection::inner_size(std::size_t content) const noexcept {
 // `skip` bytes in, at out (which has room), and returns its wire size.
 result<std::size_t> connection::seal_record(std::uint8_t* out, std::uint8_t type, std::span<const bytes_view> data,
                                             std::size_t skip, std::size_t content) noexcept {
-  if (tx_.seq == std::numeric_limits<std::uint64_t>::max()) return fail(record_errc::sequence_exhausted);
+  if (tx_.seq == std::numeric_limits<std::uint64_t>::max()) return set_failure(record_errc::sequence_exhausted);
   // Only application data is padded; key_update and close carry nothing.
   const std::size_t inner = type == type_application_data ? inner_size(content) : 1;
   const std::size_t body = inner + record_tag_size;
@@ -751,7 +773,7 @@ result<std::size_t> connection::seal_record(std::uint8_t* out, std::uint8_t type
   crypto::aead_sealer sealer;
   const auto ok = sealer.init(tx_.alg, tx_.key.span(), bytes_view(nonce, tx_.nonce_size));
   crypto::ct::wipe(nonce, sizeof nonce);
-  if (!ok) return fail(record_errc::bad_state);
+  if (!ok) return set_failure(record_errc::bad_state);
   sealer.aad(bytes_view(out, record_header_size));
 
   std::uint8_t* ct = out + record_header_size;

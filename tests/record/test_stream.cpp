@@ -227,6 +227,7 @@ TEST(RecordStream, NeverCompletesInsideTheInitiatingCall) {
     EXPECT_EQ(n, 10u);
     done = true;
   });
+  EXPECT_FALSE(done);
   io.run();
   ASSERT_TRUE(done);
   io.restart();
@@ -241,7 +242,17 @@ TEST(RecordStream, NeverCompletesInsideTheInitiatingCall) {
   EXPECT_FALSE(done);
   io.run();
   EXPECT_TRUE(done);
-  // An error known at initiation (zero-length write, a closed stream) too.
+  // A zero-length write, and an error known at initiation (a closed stream).
+  io.restart();
+  done = false;
+  a.async_write_some(asio::buffer(buf, 0), [&](boost::system::error_code ec, std::size_t n) {
+    EXPECT_FALSE(ec);
+    EXPECT_EQ(n, 0u);
+    done = true;
+  });
+  EXPECT_FALSE(done);
+  io.run();
+  EXPECT_TRUE(done);
   io.restart();
   done = false;
   ASSERT_NO_THROW(a.shutdown());
@@ -278,7 +289,11 @@ TEST(RecordStream, CancelledReadCanBeRepeated) {
     wire = take_pending(*conn);
   }
   asio::write(b.next_layer(), asio::buffer(wire.data(), 10));
-  io.poll();
+  for (int i = 0; i < 100 && a.next_layer().available() != 0; ++i) {
+    io.poll();
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ASSERT_EQ(a.next_layer().available(), 0u);  // the stream took the partial record
   cancel.emit(asio::cancellation_type::terminal);
   io.run();
   EXPECT_EQ(first, asio::error::operation_aborted);
@@ -344,6 +359,28 @@ TEST(RecordStream, TamperedRecordOnTheWireFailsTheRead) {
   EXPECT_EQ(std::string(buf, buf + n), "first");
   EXPECT_EQ(a.read_some(asio::buffer(buf), ec), 0u);
   EXPECT_EQ(ec, record_errc::bad_record_mac);
+}
+
+TEST(RecordStream, KeyUpdateThroughTheStreamAndDataAfterCloseIsAnError) {
+  fixture_keys k;
+  asio::io_context io;
+  stream<local_socket> a(io), b(io);
+  asio::local::connect_pair(a.next_layer(), b.next_layer());
+  auto server = std::async(std::launch::async, [&] { b.handshake(k.sc); });
+  a.handshake(k.cc);
+  server.get();
+  a.update_keys();
+  asio::write(a, asio::buffer(to_bytes("after update")));
+  std::uint8_t buf[100];
+  std::size_t n = b.read_some(asio::buffer(buf));
+  EXPECT_EQ(std::string(buf, buf + n), "after update");
+  // A close record followed by more bytes: an error, not a clean end of file.
+  a.shutdown();
+  asio::write(a.next_layer(), asio::buffer(std::string("junk")));
+  boost::system::error_code ec;
+  n = b.read_some(asio::buffer(buf), ec);
+  EXPECT_EQ(n, 0u);
+  EXPECT_EQ(ec, record_errc::unexpected_record);
 }
 
 }  // namespace

@@ -98,9 +98,10 @@ class connection {
 
   // ---- receiving ----
 
-  // receive consumes bytes of the peer's stream and returns how many it took
-  // (fewer than offered when the plaintext buffer is full: read, then offer
-  // the rest; or after the peer's close record, which ends the input).
+  // receive consumes bytes of the peer's stream and returns how many it took:
+  // fewer than offered when max_buffered_plaintext verified bytes are
+  // waiting (read, then offer the rest). Bytes after the peer's close record
+  // are `unexpected_record`.
   [[nodiscard]] result<std::size_t> receive(bytes_view in) noexcept;
 
   // readable is how many verified plaintext bytes are waiting.
@@ -154,7 +155,8 @@ class connection {
   [[nodiscard]] record::role role() const noexcept { return role_; }
   [[nodiscard]] record_aead aead() const noexcept { return aead_; }
   [[nodiscard]] hpke::kdf_id kdf() const noexcept { return tx_.kdf; }
-  // peer_public_key is an authenticated client's static key (server side).
+  // peer_public_key is an authenticated client's static key (server side),
+  // set only once its ClientFinished verified; empty otherwise.
   [[nodiscard]] bytes_view peer_public_key() const noexcept { return peer_key_; }
 
  private:
@@ -162,6 +164,8 @@ class connection {
   connection() noexcept;
 
   std::error_code fail(record_errc e) noexcept;
+  std::error_code set_failure(record_errc e) noexcept;
+  void wipe_receive_state() noexcept;
   std::error_code failed() const noexcept;
   result<void> init_buffers(const limits& l) noexcept;
   result<void> on_header() noexcept;

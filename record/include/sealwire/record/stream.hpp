@@ -89,19 +89,20 @@ class stream {
     ec = handshake_impl(connection::server(std::move(cfg)));
   }
 
-  // async_handshake: completion signature void(error_code).
+  // async_handshake: completion signature void(error_code). A failed or
+  // cancelled handshake leaves the stream unusable: close it.
   template <class Config, class Token>
   auto async_handshake(std::shared_ptr<Config> cfg, Token&& token) {
     static_assert(std::is_same_v<std::remove_const_t<Config>, client_config> ||
                       std::is_same_v<std::remove_const_t<Config>, server_config>,
                   "async_handshake takes a client_config or a server_config");
-    error_code setup;
+    handshake_op op{this};
     if constexpr (std::is_same_v<std::remove_const_t<Config>, client_config>) {
-      setup = start(connection::client(std::move(cfg)));
+      op.client_cfg = std::move(cfg);
     } else {
-      setup = start(connection::server(std::move(cfg)));
+      op.server_cfg = std::move(cfg);
     }
-    return boost::asio::async_compose<Token, void(error_code)>(handshake_op{this, setup}, token, next_);
+    return boost::asio::async_compose<Token, void(error_code)>(std::move(op), token, next_);
   }
 
   // ---- reading ----
@@ -156,19 +157,21 @@ class stream {
     if (boost::asio::buffer_size(buffers) != 0) {
       ec = seal(buffers, taken);
       if (ec) return 0;
+      if (taken == 0) {  // the send buffer was full: send it, then seal
+        if ((ec = flush())) return 0;
+        if ((ec = seal(buffers, taken))) return 0;
+      }
     }
     ec = flush();
     return taken;
   }
 
   // async_write_some: completion signature void(error_code, std::size_t).
+  // The data is sealed when the operation starts.
   template <class ConstBufferSequence, class Token>
   auto async_write_some(const ConstBufferSequence& buffers, Token&& token) {
-    std::size_t taken = 0;
-    error_code ec;
-    if (boost::asio::buffer_size(buffers) != 0) ec = seal(buffers, taken);
-    return boost::asio::async_compose<Token, void(error_code, std::size_t)>(flush_op<true>{this, ec, taken}, token,
-                                                                                  next_);
+    return boost::asio::async_compose<Token, void(error_code, std::size_t)>(
+        write_op<ConstBufferSequence, true>{this, buffers}, token, next_);
   }
 
   // ---- shutdown ----
@@ -176,17 +179,17 @@ class stream {
   void shutdown() { throw_on(shutdown_impl()); }
   void shutdown(error_code& ec) { ec = shutdown_impl(); }
 
-  // async_shutdown: completion signature void(error_code).
+  // async_shutdown: completion signature void(error_code). Counts as a write.
   template <class Token>
   auto async_shutdown(Token&& token) {
-    const error_code ec = queue_close();
-    return boost::asio::async_compose<Token, void(error_code)>(flush_op<false>{this, ec, 0}, token, next_);
+    return boost::asio::async_compose<Token, void(error_code)>(
+        write_op<boost::asio::const_buffer, false>{this, boost::asio::const_buffer()}, token, next_);
   }
 
-  // update_keys queues a key_update record, sent by the next write or flush.
-  void update_keys(error_code& ec) {
-    ec = conn_ ? conn_->update_keys().error() : make_error_code(record_errc::bad_state);
-  }
+  // update_keys asks for a key update: the next write sends a key_update
+  // record first and switches the sending key. Call it where writes are
+  // started (the same thread or strand); it is safe while a write runs.
+  void update_keys() noexcept { update_requested_ = true; }
 
  private:
   static constexpr std::size_t max_gather = 16;
@@ -251,12 +254,12 @@ class stream {
         conn_->discard(n);
         return n;
       }
-      if (conn_->peer_closed()) {
-        ec = boost::asio::error::eof;
+      if (auto e = conn_->error()) {  // before eof: bytes after a close record are an error
+        ec = e;
         return 0;
       }
-      if (auto e = conn_->error()) {
-        ec = e;
+      if (conn_->peer_closed()) {
+        ec = boost::asio::error::eof;
         return 0;
       }
       if (!feed(ec)) {
@@ -276,6 +279,13 @@ class stream {
   template <class ConstBufferSequence>
   error_code seal(const ConstBufferSequence& buffers, std::size_t& taken) {
     if (!conn_) return make_error_code(record_errc::bad_state);
+    if (update_requested_ && conn_->handshake_complete()) {
+      if (auto ok = conn_->update_keys(); !ok) {
+        if (ok.error() != record_errc::send_buffer_full) return ok.error();
+      } else {
+        update_requested_ = false;
+      }
+    }
     std::array<bytes_view, max_gather> views;
     std::size_t k = 0;
     for (auto it = boost::asio::buffer_sequence_begin(buffers);
@@ -332,16 +342,23 @@ class stream {
 
   struct handshake_op {
     stream* s;
-    error_code setup;
+    std::shared_ptr<const client_config> client_cfg{};
+    std::shared_ptr<const server_config> server_cfg{};
+    bool started = false;
     bool io_done = false;
+    bool writing = false;
     bool completing = false;
     error_code result{};
 
     template <class Self>
     void operator()(Self& self, error_code bec = {}, std::size_t n = 0) {
       if (completing) return self.complete(result);
-      if (setup) return finish(self, setup);
-      if (io_done) {
+      if (!started) {
+        started = true;
+        const error_code setup =
+            client_cfg ? s->start(connection::client(std::move(client_cfg))) : s->start(connection::server(std::move(server_cfg)));
+        if (setup) return finish(self, setup);
+      } else if (io_done) {
         // Completion of a write (n bytes sent) or a read (n bytes received).
         if (writing) {
           s->conn_->consume(n);
@@ -376,7 +393,6 @@ class stream {
       result = ec;
       boost::asio::post(std::move(self));
     }
-    bool writing = false;
   };
 
   template <class MutableBufferSequence>
@@ -414,32 +430,52 @@ class stream {
     }
   };
 
-  // flush_op sends what is pending, then reports `taken` (the bytes of the
-  // caller's data that were sealed) with the first error. Without WithSize
-  // it completes with the error alone (shutdown).
-  template <bool WithSize>
-  struct flush_op {
+  // write_op seals the caller's data when it starts (WithSize), or queues
+  // the close record (shutdown), then sends everything pending. If the send
+  // buffer was full it sends first and seals after. It reports how many
+  // bytes of the data it took, with the first error.
+  template <class ConstBufferSequence, bool WithSize>
+  struct write_op {
     stream* s;
-    error_code early;  // an error from sealing or queueing, reported after a post
+    ConstBufferSequence buffers;
     std::size_t taken = 0;
+    bool started = false;
+    bool reseal = false;
     bool io_done = false;
     bool completing = false;
+    error_code early{};  // an error from sealing or queueing
 
     template <class Self>
     void operator()(Self& self, error_code bec = {}, std::size_t n = 0) {
-      if (completing) return done(self, early, early ? 0 : taken);
-      if (io_done) {
+      if (completing) return done(self, early, taken);
+      if (!started) {
+        started = true;
+        if constexpr (WithSize) {
+          if (boost::asio::buffer_size(buffers) != 0) {
+            early = s->seal(buffers, taken);
+            reseal = !early && taken == 0;
+          }
+        } else {
+          early = s->queue_close();
+        }
+      } else if (io_done) {
         s->conn_->consume(n);
         if (bec) return done(self, bec, taken);
       }
-      if (early || !s->conn_ || s->conn_->pending().empty()) {
-        if (io_done) return done(self, early, taken);
-        completing = true;  // never complete inside the initiating call
-        return boost::asio::post(std::move(self));
+      if (!early && s->conn_) {
+        if (s->conn_->pending().empty() && reseal) {
+          reseal = false;
+          if constexpr (WithSize) early = s->seal(buffers, taken);
+        }
+        if (!early && !s->conn_->pending().empty()) {
+          const auto p = s->conn_->pending();
+          io_done = true;
+          return boost::asio::async_write(s->next_, boost::asio::buffer(p.data(), p.size()), std::move(self));
+        }
       }
-      const auto p = s->conn_->pending();
-      io_done = true;
-      boost::asio::async_write(s->next_, boost::asio::buffer(p.data(), p.size()), std::move(self));
+      if (io_done) return done(self, early, taken);
+      completing = true;  // never complete inside the initiating call
+      boost::asio::post(std::move(self));
     }
 
     template <class Self>
@@ -456,6 +492,7 @@ class stream {
   std::optional<connection> conn_;
   std::vector<std::uint8_t> in_;
   std::size_t in_begin_ = 0, in_end_ = 0;
+  bool update_requested_ = false;
 };
 
 }  // namespace sealwire::record
