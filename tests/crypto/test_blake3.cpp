@@ -162,7 +162,11 @@ const std::vector<bytes>& portable_digests(std::size_t max_len) {
     const bytes in = official_input(max_len);
     std::vector<bytes> d;
     d.reserve(max_len + 1);
-    for (std::size_t n = 0; n <= max_len; ++n) d.push_back(one_shot(mode::hash, std::span(in).first(n), 32, key_span(vector_key), ""));
+    bytes out(32);
+    for (std::size_t n = 0; n <= max_len; ++n) {
+      blake3::hash(out, std::span(in).first(n));
+      d.push_back(out);
+    }
     return d;
   }();
   return digests;
@@ -305,9 +309,11 @@ TEST_P(Blake3, FinalizeDoesNotChangeTheState) {
   bytes previous;
   for (std::size_t at = 0; at < in.size(); at += 700) {
     h.update(std::span(in).subspan(at, std::min<std::size_t>(700, in.size() - at)));
+    h.update({});
     const bytes once = finalize(h, 40);
     EXPECT_EQ(finalize(h, 40), once);  // again, unchanged
-    EXPECT_EQ(once, one_shot(mode::hash, std::span(in).first(std::min(in.size(), at + 700)), 40, key_span(vector_key), ""));
+    const auto so_far = std::span(in).first(std::min(in.size(), at + 700));
+    EXPECT_EQ(once, one_shot(mode::hash, so_far, 40, key_span(vector_key), ""));
   }
 }
 
@@ -347,7 +353,7 @@ TEST_P(Blake3, LongOutputMatchesReaderAndSeeks) {
     EXPECT_EQ(r.position(), off);
     bytes got(std::min<std::size_t>(150, 3000 - static_cast<std::size_t>(off)));
     r.read(got);
-    EXPECT_EQ(got, bytes(want.begin() + static_cast<long>(off), want.begin() + static_cast<long>(off) + static_cast<long>(got.size())));
+    EXPECT_EQ(to_hex(got), to_hex(std::span(want).subspan(static_cast<std::size_t>(off), got.size())));
   }
   // Copies of a reader continue independently.
   r.seek(10);
@@ -368,8 +374,11 @@ TEST_P(Blake3, LongOutputMatchesReaderAndSeeks) {
 TEST_P(Blake3, HashParallelEqualsHash) {
   test::seeded_random rng(13);
   const bytes in = rng.fill(4 * 1024 * 1024 + 4096);
-  const std::size_t sizes[] = {0, 1, 1024, 65536, 262143, 262144, 262145, 300000, 1 << 20, (1 << 20) + 1,
-                               (2 << 20) + 3 * 1024, 3 * 1024 * 1024 + 12345, 4 << 20, in.size()};
+  // Under 1 MiB it runs on one thread; above, the pieces and the tail after
+  // them meet at many alignments.
+  const std::size_t sizes[] = {0,           1,           1024,          300000,     (1 << 20) - 1,
+                               1 << 20,     (1 << 20) + 1, (1 << 20) + 66567, (2 << 20) + 3 * 1024,
+                               3 * 1024 * 1024 + 12345, 4 << 20, in.size()};
   for (std::size_t n : sizes) {
     const auto msg = std::span(in).first(n);
     bytes want(32);

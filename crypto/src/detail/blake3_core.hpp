@@ -13,7 +13,7 @@
 namespace sealwire::crypto::detail {
 namespace {
 
-// Spec 2.1, table 3: domain separation flags.
+// Spec 2.2, table 3: the flags word of the compression input.
 constexpr std::uint32_t blake3_chunk_start = 1u << 0;
 constexpr std::uint32_t blake3_chunk_end = 1u << 1;
 constexpr std::uint32_t blake3_parent = 1u << 2;
@@ -22,7 +22,7 @@ constexpr std::uint32_t blake3_keyed_hash = 1u << 4;
 constexpr std::uint32_t blake3_derive_key_context = 1u << 5;
 constexpr std::uint32_t blake3_derive_key_material = 1u << 6;
 
-// Spec 2.2: the initial value is SHA-256's (FIPS 180-4 5.3.3).
+// Spec 2.2, table 1: the initial value is SHA-256's (FIPS 180-4 5.3.3).
 constexpr std::uint32_t blake3_iv[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
                                         0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
 

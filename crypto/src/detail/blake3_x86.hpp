@@ -81,7 +81,9 @@ struct lanes4 {
   static void load_words(const std::uint8_t* in, std::size_t stride, lanes4 m[16]) {
     for (std::size_t g = 0; g < 4; ++g) {
       __m128i r[4];
-      for (std::size_t l = 0; l < 4; ++l) r[l] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + l * stride + 16 * g));
+      for (std::size_t l = 0; l < 4; ++l) {
+        r[l] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + l * stride + 16 * g));
+      }
       transpose4(r[0], r[1], r[2], r[3]);
       for (std::size_t k = 0; k < 4; ++k) m[4 * g + k].v = r[k];
     }

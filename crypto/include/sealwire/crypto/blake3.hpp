@@ -95,13 +95,16 @@ class blake3 {
 
   // hash_parallel is hash() spread over up to `threads` threads for large
   // inputs (opt-in); the output is identical to hash(). The calling thread
-  // counts as one and works too: it starts at most threads - 1 std::threads,
-  // fewer when the input has fewer pieces of work than threads (the input is
-  // cut into aligned subtrees of at least 64 KiB, about four per thread, each
-  // hashed on one thread). Inputs under 256 KiB, or threads <= 1, run on the
-  // calling thread alone. It does not throw: if threads cannot be started or
-  // the bookkeeping cannot be allocated, it continues with the threads it has
-  // (at worst the calling thread alone).
+  // counts as one and works too: it starts at most threads - 1 std::threads
+  // for the call (and joins them before returning), fewer when the input has
+  // fewer pieces of work than threads. The input is cut into aligned
+  // subtrees of at least 64 KiB, about sixteen per thread, which the threads
+  // take in turn. Inputs under 1 MiB, or threads <= 1, run on the calling
+  // thread alone: starting a thread costs about what hashing 1 MiB does. If a
+  // thread cannot be started or the bookkeeping cannot be allocated, it
+  // continues with the threads it has (at worst the calling thread alone)
+  // instead of throwing. It pays only when other cores are idle: a helper
+  // thread that is preempted holds up the result until it runs again.
   static void hash_parallel(std::span<std::uint8_t> out, std::span<const std::uint8_t> in, unsigned threads);
 
   // provider names the kernel set that runs at the current CPU level:
@@ -119,18 +122,18 @@ class blake3 {
   void push_cv(const std::uint8_t* cv, std::uint64_t counter) noexcept;
   [[nodiscard]] bool holds_secrets() const noexcept;
 
-  // A chaining value per level of a tree of up to 2^54 chunks, plus the one
-  // pushed before the next push merges (spec 5.1.2, merging lazily).
+  // The chaining-value stack (spec 5.1.2): one entry per level of a tree of
+  // up to 2^54 chunks, plus one, as merges wait for the next push.
   static constexpr std::size_t max_stack = 55;
 
-  std::uint32_t key_[8];        // key words: the IV, the key, or derive_key's context key
-  std::uint32_t flags_;         // the mode's flags (spec 2.1)
-  std::uint32_t chunk_cv_[8];   // chaining value of the chunk in progress
-  std::uint64_t chunk_counter_;  // index of the chunk in progress
-  std::uint8_t buf_[block_size];  // the chunk's last, not yet compressed, block
-  std::uint8_t buf_len_;
-  std::uint8_t blocks_done_;    // blocks of the chunk in progress already compressed
-  std::uint8_t stack_len_;
+  std::uint32_t key_[8];           // key words: the IV, the key, or derive_key's context key
+  std::uint32_t flags_;            // the mode's flags (spec 2.2, table 3)
+  std::uint32_t chunk_cv_[8];      // chaining value of the chunk in progress
+  std::uint64_t chunk_counter_;    // index of the chunk in progress
+  std::uint8_t buf_[block_size];   // the chunk's last, not yet compressed, block
+  std::uint8_t buf_len_;           // bytes in buf_
+  std::uint8_t blocks_done_;       // blocks of the chunk in progress already compressed
+  std::uint8_t stack_len_;         // entries in cv_stack_
   std::uint8_t cv_stack_[max_stack * 32];  // chaining values of finished subtrees, as bytes
 };
 
