@@ -5,6 +5,12 @@ add_library(sealwire_warnings INTERFACE)
 target_compile_options(sealwire_warnings INTERFACE
   -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wsign-conversion
   -Wnon-virtual-dtor -Wold-style-cast -Wcast-align -Wnull-dereference)
+# The same for code built on Asio's coroutines and strands, without
+# -Wnull-dereference, which GCC 12 reports inside inlined Asio internals.
+add_library(sealwire_asio_warnings INTERFACE)
+target_compile_options(sealwire_asio_warnings INTERFACE
+  -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wsign-conversion
+  -Wnon-virtual-dtor -Wold-style-cast -Wcast-align)
 
 # sealwire_add_component(NAME SOURCES ... [DEPS ...]) declares the library
 # sealwire_NAME with alias sealwire::NAME, public headers in NAME/include.

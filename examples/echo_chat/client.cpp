@@ -1,0 +1,315 @@
+// The echo chat client: scripted (tests, demo) and interactive.
+#include "chat.hpp"
+
+#include <sealwire/record/stream.hpp>
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/connect.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
+
+#include <spdlog/spdlog.h>
+
+#include <deque>
+#include <iostream>
+#include <unordered_map>
+
+namespace sealwire::chat {
+
+namespace asio = boost::asio;
+using tcp = asio::ip::tcp;
+using asio::awaitable;
+using clock_type = std::chrono::steady_clock;
+namespace {
+constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
+
+std::shared_ptr<const record::client_config> record_config(const client_options& o) {
+  auto c = std::make_shared<record::client_config>();
+  c->kem = o.kem;
+  c->server_key = o.server_key;
+  return c;
+}
+
+// A client connection with a line reader and a serialised line writer.
+class line_client : public std::enable_shared_from_this<line_client> {
+ public:
+  explicit line_client(asio::io_context& io) : stream_(io), signal_(io), progress_(io) {}
+
+  awaitable<boost::system::error_code> connect(const client_options& o) {
+    tcp::resolver resolver(stream_.get_executor());
+    auto [rec, endpoints] = co_await resolver.async_resolve(o.host, std::to_string(o.port), use_tuple);
+    if (rec) co_return rec;
+    auto [cec, ep] = co_await asio::async_connect(stream_.next_layer(), endpoints, use_tuple);
+    if (cec) co_return cec;
+    boost::system::error_code ignored;
+    stream_.next_layer().set_option(tcp::no_delay(true), ignored);
+    auto [hec] = co_await stream_.async_handshake(record_config(o), use_tuple);
+    co_return hec;
+  }
+
+  // send queues a line (with its newline); the writer sends queued lines in batches.
+  void send(std::string line) {
+    bytes_sent_ += line.size();
+    queue_.push_back(std::move(line));
+    signal_.cancel();
+  }
+
+  awaitable<void> writer(std::shared_ptr<line_client> self) {
+    std::string batch;
+    while (!closed_) {
+      if (queue_.empty()) {
+        signal_.expires_at(clock_type::time_point::max());
+        co_await signal_.async_wait(use_tuple);
+        continue;
+      }
+      batch.clear();
+      while (!queue_.empty() && batch.size() < 16 * 1024) {
+        batch += queue_.front();
+        queue_.pop_front();
+      }
+      auto [ec, n] = co_await asio::async_write(stream_, asio::buffer(batch), use_tuple);
+      if (ec) {
+        if (!closed_ && error_.empty()) error_ = "write: " + ec.message();
+        close();
+        co_return;
+      }
+    }
+    static_cast<void>(self);
+  }
+
+  // read_line returns the next line (without '\n'), or nullopt at the end.
+  awaitable<std::optional<std::string>> read_line() {
+    for (;;) {
+      const auto nl = in_.find('\n', scan_from_);
+      if (nl != std::string::npos) {
+        std::string line = in_.substr(0, nl);
+        in_.erase(0, nl + 1);
+        scan_from_ = 0;
+        co_return line;
+      }
+      scan_from_ = in_.size();
+      char buf[8192];
+      auto [ec, n] = co_await stream_.async_read_some(asio::buffer(buf), use_tuple);
+      if (ec) {
+        if (ec != asio::error::eof && !closed_ && error_.empty()) error_ = "read: " + ec.message();
+        co_return std::nullopt;
+      }
+      bytes_received_ += n;
+      in_.append(buf, n);
+    }
+  }
+
+  void close() {
+    closed_ = true;
+    signal_.cancel();
+    progress_.cancel();
+    boost::system::error_code ignored;
+    stream_.lowest_layer().close(ignored);
+  }
+
+  record::stream<tcp::socket> stream_;
+  asio::steady_timer signal_;    // wakes the writer
+  asio::steady_timer progress_;  // wakes the scripted sender (joined, echoes)
+  std::deque<std::string> queue_;
+  std::string in_;
+  std::size_t scan_from_ = 0;
+  bool closed_ = false;
+  std::string error_;
+  std::uint64_t bytes_sent_ = 0, bytes_received_ = 0;
+};
+
+struct script_state {
+  client_options options;
+  script s;
+  client_report report;
+  std::function<void(client_report)> done;
+  std::shared_ptr<line_client> client;
+  std::unordered_map<std::string, std::size_t> next_index;  // per sender
+  bool joined = false;
+  std::size_t in_flight = 0;
+  clock_type::time_point started;
+};
+
+bool finished(const script_state& st) {
+  return st.report.own_received >= st.s.count && (st.s.expect_total == 0 || st.report.received >= st.s.expect_total);
+}
+
+awaitable<void> script_reader(std::shared_ptr<script_state> st) {
+  auto& c = *st->client;
+  bool quit_sent = false;
+  while (auto line = co_await c.read_line()) {
+    if (st->s.on_line) st->s.on_line(*line);
+    if (line->rfind("* ", 0) == 0) {
+      if (!st->joined && *line == "* you are " + st->options.nick) {
+        st->joined = true;
+        if (st->s.joined) st->s.joined();
+        c.progress_.cancel();
+      }
+      continue;
+    }
+    const auto colon = line->find(": ");
+    if (colon == std::string::npos) continue;
+    const std::string sender = line->substr(0, colon);
+    const auto index = message_index(line->substr(colon + 2));
+    if (!index) continue;
+    ++st->report.received;
+    // Each sender's lines must arrive once and in order. With expect_total
+    // every client was present from the start, so every sender begins at 0;
+    // otherwise a sender first seen mid-stream sets the starting point.
+    auto [it, first] = st->next_index.try_emplace(sender, 0);
+    if (!(first && st->s.expect_total == 0) && *index != it->second) ++st->report.out_of_order;
+    it->second = *index + 1;
+    if (sender == st->options.nick) {
+      ++st->report.own_received;
+      --st->in_flight;
+      c.progress_.cancel();  // the sender may go on
+    }
+    if (!quit_sent && finished(*st)) {
+      c.send("/quit\n");
+      quit_sent = true;
+    }
+  }
+  // The server answers /quit with "* bye" and its close record: a clean end.
+  c.close();
+}
+
+awaitable<void> script_main(std::shared_ptr<script_state> st, asio::io_context& io) {
+  st->started = clock_type::now();
+  st->client = std::make_shared<line_client>(io);
+  auto& c = *st->client;
+  asio::steady_timer deadline(io);
+  deadline.expires_after(st->s.timeout);
+  bool timed_out = false;
+  deadline.async_wait([&timed_out, st](boost::system::error_code ec) {
+    if (ec) return;
+    timed_out = true;
+    st->client->close();
+  });
+
+  const auto t0 = clock_type::now();
+  if (auto ec = co_await c.connect(st->options)) {
+    st->report.error = "connect/handshake: " + ec.message();
+  } else {
+    st->report.handshake = std::chrono::duration_cast<std::chrono::microseconds>(clock_type::now() - t0);
+    asio::co_spawn(io, c.writer(st->client), asio::detached);
+    c.send("/nick " + st->options.nick + "\n");
+    // The reader runs beside this coroutine, which sends.
+    bool reader_done = false;
+    asio::co_spawn(io, script_reader(st), [&reader_done](std::exception_ptr) { reader_done = true; });
+    asio::steady_timer wait(io);
+    auto pause = [&]() -> awaitable<void> {
+      wait.expires_after(std::chrono::milliseconds(2));
+      co_await wait.async_wait(use_tuple);
+    };
+    while (!st->joined && !c.closed_) co_await pause();
+    if (st->s.may_start)
+      while (!st->s.may_start() && !c.closed_) co_await pause();
+    for (std::size_t i = 0; i < st->s.count && !c.closed_; ++i) {
+      while (st->in_flight >= st->s.window && !c.closed_) {
+        c.progress_.expires_at(clock_type::time_point::max());
+        co_await c.progress_.async_wait(use_tuple);
+      }
+      if (c.closed_) break;
+      c.send(make_message(i, st->s.size) + "\n");
+      ++st->in_flight;
+      ++st->report.sent;
+      if (st->s.interval.count() > 0) {
+        wait.expires_after(st->s.interval);
+        co_await wait.async_wait(use_tuple);
+      }
+    }
+    while (!reader_done) co_await pause();
+  }
+  deadline.cancel();
+  if (timed_out && st->report.error.empty()) st->report.error = "timed out";
+  if (st->report.error.empty()) st->report.error = c.error_;
+  st->report.bytes_sent = c.bytes_sent_;
+  st->report.bytes_received = c.bytes_received_;
+  st->report.total = std::chrono::duration_cast<std::chrono::microseconds>(clock_type::now() - st->started);
+  st->report.ok = st->report.error.empty() && finished(*st) && st->report.out_of_order == 0 &&
+                  (st->s.expect_total == 0 || st->report.received == st->s.expect_total);
+  if (!st->report.ok && st->report.error.empty()) {
+    st->report.error = "incomplete: " + std::to_string(st->report.own_received) + "/" + std::to_string(st->s.count) +
+                       " own, " + std::to_string(st->report.received) + " in all, " +
+                       std::to_string(st->report.out_of_order) + " out of order";
+  }
+  st->done(st->report);
+}
+
+}  // namespace
+
+std::string make_message(std::size_t index, std::size_t size) {
+  static constexpr std::string_view phrases[] = {
+      "hello, everyone", "sealed with ChaCha20-Poly1305", "this line crossed the wire in a record",
+      "keys from an HPKE handshake", "nothing is released before its tag verifies", "fragment by fragment",
+      "good morning from the loopback interface", "the server echoes it to all of us"};
+  std::string m = "m " + std::to_string(index);
+  if (m.size() + 1 < size) {
+    m += ' ';
+    const std::string_view p = phrases[index % (sizeof phrases / sizeof phrases[0])];
+    for (std::size_t i = 0; m.size() < size; ++i) m += i < p.size() ? p[i] : (i == p.size() ? ' ' : '.');
+  }
+  return m;
+}
+
+std::optional<std::size_t> message_index(const std::string& text) {
+  if (text.size() < 3 || text[0] != 'm' || text[1] != ' ') return std::nullopt;
+  std::size_t v = 0, i = 2;
+  for (; i < text.size() && text[i] != ' '; ++i) {
+    if (text[i] < '0' || text[i] > '9') return std::nullopt;
+    v = v * 10 + static_cast<std::size_t>(text[i] - '0');
+  }
+  if (i == 2) return std::nullopt;
+  return v;
+}
+
+void run_script(asio::io_context& io, client_options options, script s, std::function<void(client_report)> done) {
+  auto st = std::make_shared<script_state>();
+  st->options = std::move(options);
+  st->s = std::move(s);
+  st->done = std::move(done);
+  asio::co_spawn(io, script_main(st, io), asio::detached);
+}
+
+int run_interactive(const client_options& options) {
+  asio::io_context io;
+  auto c = std::make_shared<line_client>(io);
+  int status = 0;
+  asio::co_spawn(
+      io,
+      [&]() -> awaitable<void> {
+        if (auto ec = co_await c->connect(options)) {
+          std::cerr << "sealwire-chat-client: " << ec.message() << "\n";
+          status = 1;
+          co_return;
+        }
+        std::cerr << "connected to " << options.host << ":" << options.port << ", server key "
+                  << fingerprint(options.server_key) << "\n";
+        asio::co_spawn(io, c->writer(c), asio::detached);
+        if (!options.nick.empty()) c->send("/nick " + options.nick + "\n");
+        // stdin on its own thread: lines are posted to the io_context.
+        std::thread([&io, c] {
+          std::string line;
+          while (std::getline(std::cin, line)) {
+            asio::post(io, [c, line] { c->send(line + "\n"); });
+            if (line == "/quit") return;
+          }
+          asio::post(io, [c] { c->send("/quit\n"); });
+        }).detach();
+        while (auto line = co_await c->read_line()) std::cout << *line << std::endl;
+        if (!c->error_.empty()) {
+          std::cerr << "sealwire-chat-client: " << c->error_ << "\n";
+          status = 1;
+        }
+        c->close();
+      },
+      asio::detached);
+  io.run();
+  return status;
+}
+
+}  // namespace sealwire::chat

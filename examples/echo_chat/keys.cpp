@@ -1,0 +1,143 @@
+// Key files and fingerprints for the echo chat.
+#include "chat.hpp"
+
+#include <sealwire/crypto/ct.hpp>
+#include <sealwire/crypto/hex.hpp>
+#include <sealwire/crypto/sha2.hpp>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace sealwire::chat {
+namespace {
+
+const char* kem_name(hpke::kem_id kem) { return kem == hpke::kem_id::x448 ? "x448" : "x25519"; }
+
+std::optional<hpke::kem_id> kem_from_name(const std::string& s) {
+  if (s == "x25519") return hpke::kem_id::x25519;
+  if (s == "x448") return hpke::kem_id::x448;
+  return std::nullopt;
+}
+
+// write_file writes text to path with the given mode, replacing nothing: an
+// existing file is an error (keys are not overwritten by accident).
+void write_file(const std::string& path, const std::string& text, mode_t mode) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+  if (fd < 0) throw key_file_error(path + ": " + std::strerror(errno));
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      const std::string why = std::strerror(errno);
+      ::close(fd);
+      throw key_file_error(path + ": " + why);
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  if (::fchmod(fd, mode) != 0 || ::close(fd) != 0) throw key_file_error(path + ": " + std::strerror(errno));
+}
+
+// parse_line splits "sealwire-KEM-KIND HEX".
+struct parsed_line {
+  hpke::kem_id kem;
+  std::string kind;
+  std::vector<std::uint8_t> bytes;
+};
+
+std::optional<parsed_line> parse_line(const std::string& line) {
+  std::istringstream in(line);
+  std::string tag, hex;
+  if (!(in >> tag >> hex)) return std::nullopt;
+  const std::string prefix = "sealwire-";
+  if (tag.rfind(prefix, 0) != 0) return std::nullopt;
+  const auto dash = tag.find('-', prefix.size());
+  if (dash == std::string::npos) return std::nullopt;
+  const auto kem = kem_from_name(tag.substr(prefix.size(), dash - prefix.size()));
+  if (!kem) return std::nullopt;
+  auto bytes = crypto::from_hex(hex);
+  if (!bytes) return std::nullopt;
+  return parsed_line{*kem, tag.substr(dash + 1), std::move(*bytes)};
+}
+
+std::string read_first_line(const std::string& path) {
+  std::ifstream f(path);
+  if (!f) throw key_file_error(path + ": cannot open");
+  std::string line;
+  std::getline(f, line);
+  return line;
+}
+
+}  // namespace
+
+hpke::key_pair generate_keys(hpke::kem_id kem) {
+  auto kp = hpke::generate_key_pair(kem);
+  if (!kp) throw key_file_error("key generation failed: " + kp.error().message());
+  return std::move(*kp);
+}
+
+std::string public_key_line(const hpke::public_key& key, hpke::kem_id kem) {
+  return std::string("sealwire-") + kem_name(kem) + "-public " + crypto::to_hex(key.bytes());
+}
+
+void write_private_key(const std::string& path, const hpke::private_key& key, hpke::kem_id kem) {
+  std::string text = std::string("sealwire-") + kem_name(kem) + "-private " + crypto::to_hex(key.bytes()) + "\n";
+  write_file(path, text, 0600);
+  crypto::ct::wipe(text.data(), text.size());
+}
+
+void write_public_key(const std::string& path, const hpke::public_key& key, hpke::kem_id kem) {
+  write_file(path, public_key_line(key, kem) + "\n", 0644);
+}
+
+std::pair<hpke::kem_id, hpke::private_key> read_private_key(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && (st.st_mode & 077) != 0)
+    throw key_file_error(path + ": private key file is readable by others (chmod 600 it)");
+  std::string line = read_first_line(path);
+  auto p = parse_line(line);
+  crypto::ct::wipe(line.data(), line.size());
+  if (!p || p->kind != "private") throw key_file_error(path + ": not a sealwire private key file");
+  auto key = hpke::private_key::from(p->kem, p->bytes);
+  crypto::ct::wipe(p->bytes.data(), p->bytes.size());
+  if (!key) throw key_file_error(path + ": " + key.error().message());
+  return {p->kem, std::move(*key)};
+}
+
+std::pair<hpke::kem_id, hpke::public_key> parse_public_key(const std::string& file_or_hex) {
+  std::string line = file_or_hex;
+  if (access(file_or_hex.c_str(), R_OK) == 0) line = read_first_line(file_or_hex);
+  if (auto p = parse_line(line)) {
+    if (p->kind != "public") throw key_file_error("expected a public key, got a " + p->kind + " key");
+    auto key = hpke::public_key::from(p->kem, p->bytes);
+    if (!key) throw key_file_error("server key: " + key.error().message());
+    return {p->kem, *key};
+  }
+  // Bare hex: the length says the KEM.
+  auto bytes = crypto::from_hex(line);
+  if (!bytes) throw key_file_error("server key: neither a key file nor hex");
+  const hpke::kem_id kem = bytes->size() == 56 ? hpke::kem_id::x448 : hpke::kem_id::x25519;
+  auto key = hpke::public_key::from(kem, *bytes);
+  if (!key) throw key_file_error("server key: " + key.error().message());
+  return {kem, *key};
+}
+
+std::string fingerprint(const hpke::public_key& key) {
+  std::uint8_t digest[32];
+  crypto::sha256::hash(digest, key.bytes());
+  std::string out = "SHA256:";
+  const std::string hex = crypto::to_hex(std::span<const std::uint8_t>(digest, 16));
+  for (std::size_t i = 0; i < hex.size(); i += 2) {
+    if (i != 0) out += ':';
+    out += hex.substr(i, 2);
+  }
+  return out;
+}
+
+}  // namespace sealwire::chat

@@ -1,0 +1,100 @@
+// sealwire-chat-server: the echo chat room.
+//   sealwire-chat-server keygen --out server        writes server.key (0600) and server.pub
+//   sealwire-chat-server serve --listen 127.0.0.1:7000 --key server.key
+#include "chat.hpp"
+
+#include <CLI/CLI.hpp>
+#include <spdlog/spdlog.h>
+
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+
+using namespace sealwire;
+
+namespace {
+
+boost::asio::ip::tcp::endpoint parse_endpoint(const std::string& s) {
+  const auto colon = s.rfind(':');
+  if (colon == std::string::npos) throw CLI::ValidationError("--listen", "expected HOST:PORT");
+  std::string host = s.substr(0, colon);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  const auto port = static_cast<unsigned short>(std::stoul(s.substr(colon + 1)));
+  return {boost::asio::ip::make_address(host.empty() ? "0.0.0.0" : host), port};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app("sealwire echo chat server");
+  app.require_subcommand(1);
+
+  std::string out = "server", kem_name = "x25519";
+  auto* keygen = app.add_subcommand("keygen", "generate the server's static key pair");
+  keygen->add_option("--out", out, "file prefix: writes PREFIX.key (mode 0600) and PREFIX.pub")->capture_default_str();
+  keygen->add_option("--kem", kem_name, "x25519 or x448")->check(CLI::IsMember({"x25519", "x448"}))->capture_default_str();
+
+  std::string listen = "127.0.0.1:7000", key_file = "server.key", level = "info";
+  unsigned threads = 0;
+  chat::limits lim;
+  long handshake_ms = lim.handshake_timeout.count(), idle_ms = lim.idle_timeout.count();
+  auto* serve = app.add_subcommand("serve", "run the chat room");
+  serve->add_option("--listen", listen, "HOST:PORT to listen on")->capture_default_str();
+  serve->add_option("--key", key_file, "the server's private key file")->capture_default_str();
+  serve->add_option("--threads", threads, "worker threads (0: one per core)")->capture_default_str();
+  serve->add_option("--max-connections", lim.max_connections, "connections served at once")->capture_default_str();
+  serve->add_option("--max-message", lim.max_message_size, "longest line in bytes")->capture_default_str();
+  serve->add_option("--max-outbound", lim.max_outbound_buffer,
+                    "bytes queued for one client before it is disconnected")->capture_default_str();
+  serve->add_option("--max-inbound", lim.max_inbound_buffer, "verified bytes buffered per client")->capture_default_str();
+  serve->add_option("--socket-send-buffer", lim.socket_send_buffer,
+                    "kernel send buffer per connection in bytes (0: system default)")->capture_default_str();
+  serve->add_option("--handshake-timeout-ms", handshake_ms, "time allowed to complete the handshake")->capture_default_str();
+  serve->add_option("--idle-timeout-ms", idle_ms, "disconnect clients silent this long")->capture_default_str();
+  serve->add_option("--log-level", level, "trace, debug, info, warn, error or off")->capture_default_str();
+
+  CLI11_PARSE(app, argc, argv);
+  try {
+    if (keygen->parsed()) {
+      const auto kem = kem_name == "x448" ? hpke::kem_id::x448 : hpke::kem_id::x25519;
+      auto kp = chat::generate_keys(kem);
+      chat::write_private_key(out + ".key", kp.priv, kem);
+      chat::write_public_key(out + ".pub", kp.pub, kem);
+      std::printf("wrote %s.key (private, mode 0600) and %s.pub\n", out.c_str(), out.c_str());
+      std::printf("public key:  %s\n", chat::public_key_line(kp.pub, kem).c_str());
+      std::printf("fingerprint: %s\n", chat::fingerprint(kp.pub).c_str());
+      return 0;
+    }
+    spdlog::set_level(spdlog::level::from_str(level));
+    auto [kem, key] = chat::read_private_key(key_file);
+    lim.handshake_timeout = std::chrono::milliseconds(handshake_ms);
+    lim.idle_timeout = std::chrono::milliseconds(idle_ms);
+    chat::server_options opts;
+    opts.listen = parse_endpoint(listen);
+    opts.kem = kem;
+    opts.key = std::make_shared<const hpke::private_key>(std::move(key));
+    opts.threads = threads;
+    opts.limits = lim;
+    chat::server srv(std::move(opts));
+    // SIGINT/SIGTERM end the server: block them here, wait for one.
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set, nullptr);
+    const auto ep = srv.start();
+    std::printf("listening on %s:%u\n", ep.address().to_string().c_str(), ep.port());
+    std::fflush(stdout);
+    int sig = 0;
+    sigwait(&set, &sig);
+    spdlog::info("signal {}: stopping", sig);
+    srv.stop();
+    const auto s = srv.stats();
+    spdlog::info("served {} connections, {} handshakes, {} lines in, {} lines out", s.connections_total, s.handshakes,
+                 s.lines_in, s.lines_out);
+    return 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "sealwire-chat-server: %s\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,219 @@
+// Faults: while well-behaved clients chat, misbehaving clients must be
+// disconnected (or refused) with a logged reason within their timeout, the
+// server's buffered bytes must stay bounded, and every well-behaved client's
+// messages must all arrive, in order.
+#include "chat_harness.hpp"
+
+#include <boost/asio/read.hpp>
+#include <boost/asio/write.hpp>
+
+#include <sys/socket.h>
+
+namespace sealwire::chat::test {
+namespace {
+
+using namespace std::chrono_literals;
+
+chat::limits fault_limits() {
+  chat::limits l;
+  l.max_connections = 12;
+  l.max_message_size = 4096;
+  l.max_outbound_buffer = 256 * 1024;
+  l.handshake_timeout = 400ms;
+  l.idle_timeout = 800ms;
+  l.socket_send_buffer = 16 * 1024;
+  return l;
+}
+
+class ChatFaults : public ::testing::Test {
+ protected:
+  ChatFaults() : server_(fault_limits()) {}
+
+  void SetUp() override {
+    // Two well-behaved clients chat, paced, through the whole test.
+    for (int i = 0; i < 2; ++i) {
+      script s;
+      s.count = sanitized ? 60 : 120;
+      s.size = 64;
+      s.window = 2;
+      s.interval = 10ms;
+      s.timeout = 60s;
+      good_.push_back(pool_.add(server_.client("good" + std::to_string(i)), s));
+    }
+    ASSERT_TRUE(server_.wait_for([](const server_stats& s) { return s.handshakes >= 2; }, 5s));
+  }
+
+  void TearDown() override {
+    for (auto& f : good_) {
+      const client_report r = f.get();
+      EXPECT_TRUE(r.ok) << r.error;
+      EXPECT_EQ(r.out_of_order, 0u);
+      EXPECT_EQ(r.own_received, r.sent);
+    }
+    // The server's own accounting: never more than every connection's
+    // outbound cap plus a line in and a batch out each.
+    const auto lim = fault_limits();
+    const auto stats = server_.srv->stats();
+    EXPECT_LE(stats.buffered_peak, lim.max_connections * (lim.max_outbound_buffer + 2 * lim.max_message_size + 16384));
+    EXPECT_TRUE(server_.wait_for([](const server_stats& s) { return s.connections_now == 0; }, 5s));
+    EXPECT_EQ(server_.srv->stats().buffered_now, 0u);
+  }
+
+  // A raw TCP connection to the server.
+  tcp::socket raw() {
+    tcp::socket s(io_);
+    s.connect(server_.endpoint);
+    return s;
+  }
+
+  // A connection that completed the handshake.
+  std::unique_ptr<record::stream<tcp::socket>> secure() {
+    auto s = std::make_unique<record::stream<tcp::socket>>(raw());
+    auto cfg = std::make_shared<record::client_config>();
+    cfg->server_key = server_.public_key;
+    s->handshake(cfg);
+    return s;
+  }
+
+  // expect_disconnect waits for one more disconnect with this reason.
+  void expect_disconnect(const std::string& reason, std::uint64_t before, std::chrono::milliseconds within) {
+    EXPECT_TRUE(server_.wait_for(
+        [&](const server_stats& s) {
+          const auto it = s.disconnects.find(reason);
+          return it != s.disconnects.end() && it->second > before;
+        },
+        within))
+        << "no disconnect for \"" << reason << "\"";
+  }
+
+  // expect_closed checks that the server closed the socket (reads reach EOF or an error).
+  static void expect_closed(tcp::socket& s) {
+    std::uint8_t buf[256];
+    boost::system::error_code ec;
+    for (int i = 0; i < 1000 && !ec; ++i) s.read_some(asio::buffer(buf), ec);
+    EXPECT_TRUE(ec == asio::error::eof || ec == asio::error::connection_reset) << ec.message();
+  }
+
+  running_server server_;
+  client_pool pool_;
+  std::vector<std::future<client_report>> good_;
+  asio::io_context io_;
+};
+
+TEST_F(ChatFaults, GarbageInsteadOfAHandshake) {
+  const auto before = server_.disconnects("handshake failed: unexpected record");
+  auto s = raw();
+  asio::write(s, asio::buffer(std::string("GET / HTTP/1.1\r\nHost: example\r\n\r\n")));
+  expect_disconnect("handshake failed: unexpected record", before, 2s);
+  expect_closed(s);
+}
+
+TEST_F(ChatFaults, FlippedBitInARecord) {
+  const auto before = server_.disconnects("record authentication failed");
+  auto s = secure();
+  auto* conn = s->native_handle();
+  ASSERT_TRUE(conn->write(sealwire::test::to_bytes("/nick mallory\nhello\n")).has_value());
+  std::vector<std::uint8_t> wire(conn->pending().begin(), conn->pending().end());
+  conn->consume(wire.size());
+  wire[wire.size() / 2] ^= 0x04;
+  asio::write(s->next_layer(), asio::buffer(wire));
+  expect_disconnect("record authentication failed", before, 2s);
+  expect_closed(s->next_layer());
+}
+
+TEST_F(ChatFaults, StopsInTheMiddleOfARecordAndStaysSilent) {
+  const auto before = server_.disconnects("idle timeout");
+  auto s = secure();
+  auto* conn = s->native_handle();
+  ASSERT_TRUE(conn->write(sealwire::test::to_bytes("this line never finishes arriving\n")).has_value());
+  const auto p = conn->pending();
+  asio::write(s->next_layer(), asio::buffer(p.data(), p.size() / 2));
+  expect_disconnect("idle timeout", before, fault_limits().idle_timeout + 2s);
+  expect_closed(s->next_layer());
+}
+
+TEST_F(ChatFaults, DisconnectsAbruptlyMidRecord) {
+  const auto before = server_.disconnects("stream truncated (no close record)");
+  auto s = secure();
+  auto* conn = s->native_handle();
+  ASSERT_TRUE(conn->write(sealwire::test::to_bytes("cut short\n")).has_value());
+  const auto p = conn->pending();
+  asio::write(s->next_layer(), asio::buffer(p.data(), p.size() - 3));
+  // The transport ends (FIN) without a close record. (A plain close() with
+  // unread input would send a reset, reported as "Connection reset by peer".)
+  s->next_layer().shutdown(tcp::socket::shutdown_send);
+  expect_disconnect("stream truncated (no close record)", before, 2s);
+}
+
+TEST_F(ChatFaults, NeverFinishesTheHandshake) {
+  const auto before = server_.disconnects("handshake timeout");
+  auto silent = raw();
+  // And one that sends half a ClientHello.
+  auto half = raw();
+  auto cfg = std::make_shared<record::client_config>();
+  cfg->server_key = server_.public_key;
+  auto c = record::connection::client(cfg);
+  ASSERT_TRUE(c);
+  asio::write(half, asio::buffer(c->pending().data(), c->pending().size() / 2));
+  expect_disconnect("handshake timeout", before + 1, fault_limits().handshake_timeout + 2s);
+  expect_closed(silent);
+  expect_closed(half);
+}
+
+TEST_F(ChatFaults, ClaimsASixteenMebibyteRecordAndStalls) {
+  const auto before = server_.disconnects("record too large");
+  auto s = secure();
+  const std::uint8_t header[4] = {2, 0xff, 0xff, 0xff};
+  asio::write(s->next_layer(), asio::buffer(header));
+  // Rejected from the header alone, long before any timeout.
+  expect_disconnect("record too large", before, 1s);
+  expect_closed(s->next_layer());
+}
+
+TEST_F(ChatFaults, ConnectionsBeyondTheLimitAreRefused) {
+  const auto lim = fault_limits();
+  const auto refused_before = server_.srv->stats().refused;
+  std::vector<std::unique_ptr<record::stream<tcp::socket>>> held;
+  // Two good clients are connected; fill the rest with handshaken idle ones.
+  for (std::size_t i = 2; i < lim.max_connections; ++i) held.push_back(secure());
+  ASSERT_TRUE(server_.wait_for([&](const server_stats& s) { return s.connections_now == lim.max_connections; }, 3s));
+  std::vector<tcp::socket> extra;
+  for (int i = 0; i < 5; ++i) extra.push_back(raw());
+  EXPECT_TRUE(server_.wait_for([&](const server_stats& s) { return s.refused >= refused_before + 5; }, 3s));
+  for (auto& s : extra) expect_closed(s);
+  EXPECT_EQ(server_.srv->stats().connections_now, lim.max_connections);
+  // Closing the held ones makes room again.
+  held.clear();
+  EXPECT_TRUE(server_.wait_for([&](const server_stats& s) { return s.connections_now <= 2; }, 3s));
+  auto again = secure();
+  EXPECT_TRUE(again->native_handle()->handshake_complete());
+}
+
+TEST_F(ChatFaults, NeverReads) {
+  const auto before = server_.disconnects("outbound queue full");
+  auto sleepy = std::make_unique<record::stream<tcp::socket>>(tcp::socket(io_));
+  sleepy->next_layer().open(tcp::v4());
+  sleepy->next_layer().set_option(asio::socket_base::receive_buffer_size(4096));
+  sleepy->next_layer().connect(server_.endpoint);
+  auto cfg = std::make_shared<record::client_config>();
+  cfg->server_key = server_.public_key;
+  sleepy->handshake(cfg);
+  asio::write(*sleepy, asio::buffer(std::string("/nick sleepy\n")));
+  // A loud client fills the room with large lines; sleepy never reads them.
+  script loud;
+  loud.count = 600;  // 2.4 MB to each member: far beyond sleepy's buffers and its queue
+  loud.size = 4000;
+  loud.window = 4;
+  loud.interval = 1ms;  // loud, but at a pace a reading client keeps up with
+  loud.timeout = 60s;
+  client_pool loud_pool;  // its own thread: the good clients keep pace with it
+  auto loud_report = loud_pool.add(server_.client("loud"), loud);
+  expect_disconnect("outbound queue full", before, 30s);
+  const client_report r = loud_report.get();
+  EXPECT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(server_.disconnects("outbound queue full"), before + 1);  // sleepy, and nobody else
+  expect_closed(sleepy->next_layer());
+}
+
+}  // namespace
+}  // namespace sealwire::chat::test
