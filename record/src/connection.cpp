@@ -51,6 +51,14 @@ struct handshake_state {
   std::vector<std::uint8_t> client_key;    // the static key a client announced (server side)
 };
 
+// finished_mac writes HMAC(ExpandLabel(hs, label, th, Nh), th), a Finished
+// MAC (docs/protocol.md 4.2), to out (at least Nh bytes).
+void finished_mac(const handshake_state& hs, std::string_view label, bytes_view th, std::span<std::uint8_t> out) noexcept {
+  crypto::secret_array<64> key;
+  expand_label(hs.suite.kdf, key.span().first(hs.nh), hs.hs.span().first(hs.nh), label, th);
+  hmac(hs.suite.kdf, out, key.span().first(hs.nh), th);
+}
+
 }  // namespace detail
 
 namespace {
@@ -328,9 +336,14 @@ void connection::put_handshake_message(bytes_view msg) noexcept {
   out_end_ += record_header_size + msg.size();
 }
 
-void connection::install_traffic_keys(bytes_view master) noexcept {
+// install_traffic_keys derives master from the handshake secret and TH2,
+// then both directions' traffic secrets, keys and IVs (docs/protocol.md 4.2).
+void connection::install_traffic_keys(bytes_view th2) noexcept {
   const hpke::kdf_id kdf = hs_->suite.kdf;
   const std::size_t nh = hs_->nh;
+  crypto::secret_array<64> master_secret;
+  detail::expand_label(kdf, master_secret.span().first(nh), hs_->hs.span().first(nh), "master", th2);
+  const bytes_view master = master_secret.span().first(nh);
   for (detail::direction_keys* d : {&tx_, &rx_}) {
     d->nh = nh;
     d->kdf = kdf;
@@ -385,36 +398,35 @@ result<void> connection::client_on_server_hello(bytes_view msg) noexcept {
 
   std::uint8_t th1[64];
   hs.th.current(th1);
-  crypto::secret_array<64> fin_key;
-  detail::expand_label(hs.suite.kdf, fin_key.span().first(hs.nh), hs.hs.span().first(hs.nh), "s finished",
-                       bytes_view(th1, hs.nh));
-  detail::hmac(hs.suite.kdf, hs.expected_mac.span(), fin_key.span().first(hs.nh), bytes_view(th1, hs.nh));
+  detail::finished_mac(hs, "s finished", bytes_view(th1, hs.nh), hs.expected_mac.span());
   hs.at = detail::stage::client_wait_server_finished;
   return {};
 }
 
-result<void> connection::client_on_server_finished(bytes_view msg) noexcept {
-  detail::handshake_state& hs = *hs_;
-  if (msg.empty() || msg[0] != msg_server_finished) return fail(record_errc::unexpected_record);
+// check_finished verifies the peer's Finished message against the MAC we
+// expect, in constant time; a wrong MAC is `mismatch`.
+result<void> connection::check_finished(bytes_view msg, std::uint8_t type, record_errc mismatch) noexcept {
+  const detail::handshake_state& hs = *hs_;
+  if (msg.empty() || msg[0] != type) return fail(record_errc::unexpected_record);
   if (msg.size() != 1 + hs.nh) return fail(record_errc::bad_handshake_message);
-  if (!crypto::ct::equal(msg.subspan(1), hs.expected_mac.span().first(hs.nh)))
-    return fail(record_errc::server_key_mismatch);
+  if (!crypto::ct::equal(msg.subspan(1), hs.expected_mac.span().first(hs.nh))) return fail(mismatch);
+  return {};
+}
+
+result<void> connection::client_on_server_finished(bytes_view msg) noexcept {
+  if (auto ok = check_finished(msg, msg_server_finished, record_errc::server_key_mismatch); !ok) return ok;
+  detail::handshake_state& hs = *hs_;
   hs.th.update(msg);
   std::uint8_t th2[64];
   hs.th.current(th2);
   const bytes_view th(th2, hs.nh);
-  const bytes_view hsk = hs.hs.span().first(hs.nh);
 
-  crypto::secret_array<64> fin_key;
-  detail::expand_label(hs.suite.kdf, fin_key.span().first(hs.nh), hsk, "c finished", th);
   std::uint8_t cf[1 + 64];
   cf[0] = msg_client_finished;
-  detail::hmac(hs.suite.kdf, std::span<std::uint8_t>(cf + 1, hs.nh), fin_key.span().first(hs.nh), th);
+  detail::finished_mac(hs, "c finished", th, std::span<std::uint8_t>(cf + 1, hs.nh));
   put_handshake_message(bytes_view(cf, 1 + hs.nh));
 
-  crypto::secret_array<64> master;
-  detail::expand_label(hs.suite.kdf, master.span().first(hs.nh), hsk, "master", th);
-  install_traffic_keys(master.span().first(hs.nh));
+  install_traffic_keys(th);
   logger()->debug("sealwire.record client: handshake complete, version {}, {}, KDF 0x{:04x}{}", protocol_version,
                   aead_name(aead_), static_cast<unsigned>(hs.suite.kdf),
                   client_cfg_->client_key ? ", client authenticated" : "");
@@ -526,22 +538,16 @@ result<void> connection::server_on_client_hello(bytes_view msg) noexcept {
 
   std::uint8_t th1[64];
   hs.th.current(th1);
-  const bytes_view hsk = hs.hs.span().first(hs.nh);
-  crypto::secret_array<64> fin_key;
-  detail::expand_label(kdf, fin_key.span().first(hs.nh), hsk, "s finished", bytes_view(th1, hs.nh));
   std::uint8_t sf[1 + 64];
   sf[0] = msg_server_finished;
-  detail::hmac(kdf, std::span<std::uint8_t>(sf + 1, hs.nh), fin_key.span().first(hs.nh), bytes_view(th1, hs.nh));
+  detail::finished_mac(hs, "s finished", bytes_view(th1, hs.nh), std::span<std::uint8_t>(sf + 1, hs.nh));
   hs.th.update(bytes_view(sf, 1 + hs.nh));
 
   std::uint8_t th2[64];
   hs.th.current(th2);
   const bytes_view th(th2, hs.nh);
-  detail::expand_label(kdf, fin_key.span().first(hs.nh), hsk, "c finished", th);
-  detail::hmac(kdf, hs.expected_mac.span(), fin_key.span().first(hs.nh), th);
-  crypto::secret_array<64> master;
-  detail::expand_label(kdf, master.span().first(hs.nh), hsk, "master", th);
-  install_traffic_keys(master.span().first(hs.nh));
+  detail::finished_mac(hs, "c finished", th, hs.expected_mac.span());
+  install_traffic_keys(th);
 
   put_handshake_message(bytes_view(sh, sh_len));
   put_handshake_message(bytes_view(sf, 1 + hs.nh));
@@ -550,11 +556,8 @@ result<void> connection::server_on_client_hello(bytes_view msg) noexcept {
 }
 
 result<void> connection::server_on_client_finished(bytes_view msg) noexcept {
+  if (auto ok = check_finished(msg, msg_client_finished, record_errc::handshake_failed); !ok) return ok;
   detail::handshake_state& hs = *hs_;
-  if (msg.empty() || msg[0] != msg_client_finished) return fail(record_errc::unexpected_record);
-  if (msg.size() != 1 + hs.nh) return fail(record_errc::bad_handshake_message);
-  if (!crypto::ct::equal(msg.subspan(1), hs.expected_mac.span().first(hs.nh)))
-    return fail(record_errc::handshake_failed);
   peer_key_ = std::move(hs.client_key);
   logger()->debug("sealwire.record server: handshake complete, version {}, {}, KDF 0x{:04x}{}", protocol_version,
                   aead_name(aead_), static_cast<unsigned>(hs.suite.kdf),

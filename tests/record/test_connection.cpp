@@ -156,135 +156,113 @@ TEST(RecordHandshake, ClientAuthRequiredAndPolicy) {
   }
 }
 
-// An attacker who announces client key A without holding it: it builds its
-// ClientHello by hand (flag bit 0 set, cs = A) but can only encapsulate in
-// base mode, and runs the rest of the key schedule honestly from there. The
-// server's AuthDecap with A yields a different ss1, so the attacker's
-// ClientFinished cannot verify and A is never reported as the peer.
+// A client written by hand from docs/protocol.md (X25519, HKDF-SHA256,
+// ChaCha20-Poly1305), independent of connection's own code. It may announce
+// a client static key, but it never holds one: it always encapsulates in
+// base mode, as an attacker claiming someone else's key would have to.
+struct hand_built_client {
+  static constexpr hpke::kdf_id kdf = hpke::kdf_id::hkdf_sha256;
+  static constexpr hpke::suite suite{hpke::kem_id::x25519, kdf, hpke::aead_id::export_only};
+
+  hand_built_client(const hpke::private_key& server, const hpke::public_key* claimed_key)
+      : eph(*hpke::generate_key_pair(hpke::kem_id::x25519)) {
+    namespace d = record::detail;
+    hpke::sender_options so;
+    so.info = d::text("sealwire v1 static");
+    auto s1 = *hpke::setup_sender(suite, server.public_key(), so);
+    EXPECT_TRUE(s1.context.export_secret(ss1, d::text("sealwire v1 ss1")));
+    d::writer w(client_hello);
+    w.u8(1);       // ClientHello
+    w.u8(1);       // one version
+    w.u16(1);      // version 1
+    w.u16(0x0020);  // X25519
+    w.u16(0x0001);  // HKDF-SHA256
+    w.u8(1);       // one AEAD
+    w.u16(0x0003);  // ChaCha20-Poly1305
+    w.u8(claimed_key != nullptr ? 1 : 0);
+    w.vec16(s1.enc.bytes());
+    w.vec16(eph.pub.bytes());
+    if (claimed_key != nullptr) w.vec16(claimed_key->bytes());
+  }
+
+  static bytes in_record(bytes_view msg) {
+    bytes r(4 + msg.size());
+    r[0] = 1;  // handshake record, u24 length
+    r[2] = static_cast<std::uint8_t>(msg.size() >> 8);
+    r[3] = static_cast<std::uint8_t>(msg.size());
+    std::copy(msg.begin(), msg.end(), r.begin() + 4);
+    return r;
+  }
+
+  // answer takes the server's flight (ServerHello, ServerFinished), reports
+  // whether ServerFinished matched this client's key schedule, and returns
+  // the ClientFinished record.
+  bytes answer(bytes_view flight, bool& server_finished_matched) {
+    namespace d = record::detail;
+    const auto recs = records_of(flight);
+    EXPECT_EQ(recs.size(), 2u);
+    const bytes_view sh = flight.subspan(recs[0].offset + 4, recs[0].size - 4);
+    const bytes_view sf = flight.subspan(recs[1].offset + 4, recs[1].size - 4);
+    hpke::recipient_options ro;
+    ro.info = d::text("sealwire v1 ephemeral");
+    auto ctx2 = *hpke::setup_recipient(suite, sh.subspan(7), eph.priv, ro);
+    std::uint8_t ss2[32], hs[32], fin_key[32], th[64], mac[32];
+    EXPECT_TRUE(ctx2.export_secret(ss2, d::text("sealwire v1 ss2")));
+    d::extract(kdf, hs, ss2, ss1);
+    d::transcript t(kdf);
+    t.update(client_hello);
+    t.update(sh);
+    t.current(th);
+    d::expand_label(kdf, fin_key, hs, "s finished", bytes_view(th, 32));
+    d::hmac(kdf, mac, fin_key, bytes_view(th, 32));
+    server_finished_matched = bytes(mac, mac + 32) == bytes(sf.begin() + 1, sf.end());
+    t.update(sf);
+    t.current(th);
+    d::expand_label(kdf, fin_key, hs, "c finished", bytes_view(th, 32));
+    bytes cf(33);
+    cf[0] = 4;
+    d::hmac(kdf, std::span<std::uint8_t>(cf.data() + 1, 32), fin_key, bytes_view(th, 32));
+    return in_record(cf);
+  }
+
+  hpke::key_pair eph;
+  std::uint8_t ss1[32] = {};
+  bytes client_hello;
+};
+
+// The hand-built client, honest (no client key claimed), completes a
+// handshake: its key schedule agrees with the server's.
+TEST(RecordHandshake, HandBuiltHonestClientSucceeds) {
+  auto key = make_key(hpke::kem_id::x25519);
+  auto s = connection::server(server_cfg(key));
+  hand_built_client c(*key, nullptr);
+  ASSERT_FALSE(deliver(*s, hand_built_client::in_record(c.client_hello), whole(), nullptr));
+  bool matched = false;
+  const bytes cf = c.answer(take_pending(*s), matched);
+  EXPECT_TRUE(matched);
+  EXPECT_FALSE(deliver(*s, cf, whole(), nullptr));
+  EXPECT_TRUE(s->handshake_complete());
+}
+
+// The same client announcing key A, which it does not hold. The server's
+// AuthDecap with A yields a different ss1, so nothing matches: the
+// attacker cannot check ServerFinished, its ClientFinished fails, and A is
+// never reported as the peer.
 TEST(RecordHandshake, ClientClaimingAKeyItDoesNotHoldFails) {
-  namespace d = record::detail;
-  const auto kdf = hpke::kdf_id::hkdf_sha256;
-  const hpke::suite suite{hpke::kem_id::x25519, kdf, hpke::aead_id::export_only};
   auto key = make_key(hpke::kem_id::x25519);
   auto victim = make_key(hpke::kem_id::x25519);
   auto sc = server_cfg(key);
   sc->require_client_auth = true;
   auto s = connection::server(sc);
-  ASSERT_TRUE(s);
-
-  auto eph = *hpke::generate_key_pair(hpke::kem_id::x25519);
-  hpke::sender_options so;
-  so.info = d::text("sealwire v1 static");
-  auto s1 = *hpke::setup_sender(suite, key->public_key(), so);  // base mode: no private key for A
-  std::uint8_t ss1[32];
-  ASSERT_TRUE(s1.context.export_secret(ss1, d::text("sealwire v1 ss1")));
-  bytes ch;
-  d::writer w(ch);
-  w.u8(1);
-  w.u8(1);
-  w.u16(1);
-  w.u16(0x0020);
-  w.u16(0x0001);
-  w.u8(1);
-  w.u16(0x0003);
-  w.u8(1);  // client authentication, claiming the victim's key
-  w.vec16(s1.enc.bytes());
-  w.vec16(eph.pub.bytes());
-  w.vec16(victim->public_key().bytes());
-  bytes wire = {1, 0, static_cast<std::uint8_t>(ch.size() >> 8), static_cast<std::uint8_t>(ch.size())};
-  wire.insert(wire.end(), ch.begin(), ch.end());
-  ASSERT_FALSE(deliver(*s, wire, whole(), nullptr));
-  const bytes flight = take_pending(*s);
-  const auto recs = records_of(flight);
-  ASSERT_EQ(recs.size(), 2u);
-  const bytes_view sh = bytes_view(flight).subspan(recs[0].offset + 4, recs[0].size - 4);
-  const bytes_view sf = bytes_view(flight).subspan(recs[1].offset + 4, recs[1].size - 4);
+  hand_built_client c(*key, &victim->public_key());
+  ASSERT_FALSE(deliver(*s, hand_built_client::in_record(c.client_hello), whole(), nullptr));
   EXPECT_TRUE(s->peer_public_key().empty());  // not before ClientFinished
-
-  // The attacker's key schedule: ss2 from the server's encapsulation to its
-  // ephemeral key, then the protocol's derivations over the transcript.
-  hpke::recipient_options ro;
-  ro.info = d::text("sealwire v1 ephemeral");
-  auto ctx2 = *hpke::setup_recipient(suite, sh.subspan(7), eph.priv, ro);
-  std::uint8_t ss2[32], hs[32], th2[32], fin_key[32];
-  ASSERT_TRUE(ctx2.export_secret(ss2, d::text("sealwire v1 ss2")));
-  d::extract(kdf, hs, ss2, ss1);
-  d::transcript th(kdf);
-  th.update(ch);
-  th.update(sh);
-  th.update(sf);
-  std::uint8_t th_buf[64];
-  th.current(th_buf);
-  std::copy(th_buf, th_buf + 32, th2);
-  d::expand_label(kdf, fin_key, hs, "c finished", th2);
-  std::uint8_t cf[33];
-  cf[0] = 4;
-  d::hmac(kdf, std::span<std::uint8_t>(cf + 1, 32), fin_key, th2);
-  bytes cf_wire = {1, 0, 0, 33};
-  cf_wire.insert(cf_wire.end(), cf, cf + 33);
-  EXPECT_EQ(deliver(*s, cf_wire, whole(), nullptr), record_errc::handshake_failed);
+  bool matched = true;
+  const bytes cf = c.answer(take_pending(*s), matched);
+  EXPECT_FALSE(matched);
+  EXPECT_EQ(deliver(*s, cf, whole(), nullptr), record_errc::handshake_failed);
   EXPECT_FALSE(s->handshake_complete());
   EXPECT_TRUE(s->peer_public_key().empty());
-}
-
-// The same hand-built handshake, honest this time (no client key claimed),
-// completes: the test above fails for the claim, not for a mistake in the
-// hand-built key schedule.
-TEST(RecordHandshake, HandBuiltHonestClientSucceeds) {
-  namespace d = record::detail;
-  const auto kdf = hpke::kdf_id::hkdf_sha256;
-  const hpke::suite suite{hpke::kem_id::x25519, kdf, hpke::aead_id::export_only};
-  auto key = make_key(hpke::kem_id::x25519);
-  auto s = connection::server(server_cfg(key));
-  auto eph = *hpke::generate_key_pair(hpke::kem_id::x25519);
-  hpke::sender_options so;
-  so.info = d::text("sealwire v1 static");
-  auto s1 = *hpke::setup_sender(suite, key->public_key(), so);
-  std::uint8_t ss1[32];
-  ASSERT_TRUE(s1.context.export_secret(ss1, d::text("sealwire v1 ss1")));
-  bytes ch;
-  d::writer w(ch);
-  w.u8(1);
-  w.u8(1);
-  w.u16(1);
-  w.u16(0x0020);
-  w.u16(0x0001);
-  w.u8(1);
-  w.u16(0x0003);
-  w.u8(0);
-  w.vec16(s1.enc.bytes());
-  w.vec16(eph.pub.bytes());
-  bytes wire = {1, 0, static_cast<std::uint8_t>(ch.size() >> 8), static_cast<std::uint8_t>(ch.size())};
-  wire.insert(wire.end(), ch.begin(), ch.end());
-  ASSERT_FALSE(deliver(*s, wire, whole(), nullptr));
-  const bytes flight = take_pending(*s);
-  const auto recs = records_of(flight);
-  ASSERT_EQ(recs.size(), 2u);
-  const bytes_view sh = bytes_view(flight).subspan(recs[0].offset + 4, recs[0].size - 4);
-  const bytes_view sf = bytes_view(flight).subspan(recs[1].offset + 4, recs[1].size - 4);
-  hpke::recipient_options ro;
-  ro.info = d::text("sealwire v1 ephemeral");
-  auto ctx2 = *hpke::setup_recipient(suite, sh.subspan(7), eph.priv, ro);
-  std::uint8_t ss2[32], hs[32], fin_key[32], th_buf[64];
-  ASSERT_TRUE(ctx2.export_secret(ss2, d::text("sealwire v1 ss2")));
-  d::extract(kdf, hs, ss2, ss1);
-  d::transcript th(kdf);
-  th.update(ch);
-  th.update(sh);
-  // The server's Finished checks out against the hand-built schedule too.
-  th.current(th_buf);
-  d::expand_label(kdf, fin_key, hs, "s finished", bytes_view(th_buf, 32));
-  std::uint8_t mac[32];
-  d::hmac(kdf, mac, fin_key, bytes_view(th_buf, 32));
-  EXPECT_EQ(bytes(mac, mac + 32), bytes(sf.begin() + 1, sf.end()));
-  th.update(sf);
-  th.current(th_buf);
-  d::expand_label(kdf, fin_key, hs, "c finished", bytes_view(th_buf, 32));
-  bytes cf_wire = {1, 0, 0, 33, 4};
-  cf_wire.resize(4 + 33);
-  d::hmac(kdf, std::span<std::uint8_t>(cf_wire.data() + 5, 32), fin_key, bytes_view(th_buf, 32));
-  EXPECT_FALSE(deliver(*s, cf_wire, whole(), nullptr));
-  EXPECT_TRUE(s->handshake_complete());
 }
 
 TEST(RecordHandshake, NoCommonSuite) {

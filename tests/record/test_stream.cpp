@@ -221,49 +221,30 @@ TEST(RecordStream, NeverCompletesInsideTheInitiatingCall) {
   a.handshake(k.cc);
   server.get();
   std::uint8_t buf[10];
-  bool done = false;
-  a.async_read_some(asio::buffer(buf), [&](boost::system::error_code ec, std::size_t n) {
-    EXPECT_FALSE(ec);
-    EXPECT_EQ(n, 10u);
-    done = true;
-  });
-  EXPECT_FALSE(done);
-  io.run();
-  ASSERT_TRUE(done);
-  io.restart();
+  // completes_later starts an operation whose handler expects (error, size)
+  // and checks that the handler runs from the io_context, not inside the call.
+  auto completes_later = [&](auto initiate, boost::system::error_code want_ec, std::size_t want_n) {
+    bool done = false;
+    initiate([&](boost::system::error_code ec, std::size_t n) {
+      EXPECT_EQ(ec, want_ec);
+      EXPECT_EQ(n, want_n);
+      done = true;
+    });
+    EXPECT_FALSE(done);
+    io.restart();
+    io.run();
+    EXPECT_TRUE(done);
+  };
+  auto read10 = [&](auto handler) { a.async_read_some(asio::buffer(buf), handler); };
+  completes_later(read10, {}, 10);
   // Now 90 bytes are already decrypted: the data is ready, yet the handler
   // must still run later, from the io_context.
-  done = false;
-  a.async_read_some(asio::buffer(buf), [&](boost::system::error_code ec, std::size_t n) {
-    EXPECT_FALSE(ec);
-    EXPECT_EQ(n, 10u);
-    done = true;
-  });
-  EXPECT_FALSE(done);
-  io.run();
-  EXPECT_TRUE(done);
+  completes_later(read10, {}, 10);
   // A zero-length write, and an error known at initiation (a closed stream).
-  io.restart();
-  done = false;
-  a.async_write_some(asio::buffer(buf, 0), [&](boost::system::error_code ec, std::size_t n) {
-    EXPECT_FALSE(ec);
-    EXPECT_EQ(n, 0u);
-    done = true;
-  });
-  EXPECT_FALSE(done);
-  io.run();
-  EXPECT_TRUE(done);
-  io.restart();
-  done = false;
+  completes_later([&](auto handler) { a.async_write_some(asio::buffer(buf, 0), handler); }, {}, 0);
   ASSERT_NO_THROW(a.shutdown());
-  a.async_write_some(asio::buffer(buf), [&](boost::system::error_code ec, std::size_t n) {
-    EXPECT_EQ(ec, record_errc::closed);
-    EXPECT_EQ(n, 0u);
-    done = true;
-  });
-  EXPECT_FALSE(done);
-  io.run();
-  EXPECT_TRUE(done);
+  completes_later([&](auto handler) { a.async_write_some(asio::buffer(buf), handler); },
+                  make_error_code(record_errc::closed), 0);
 }
 
 TEST(RecordStream, CancelledReadCanBeRepeated) {

@@ -176,8 +176,9 @@ class connection {
   result<void> client_on_server_finished(bytes_view msg) noexcept;
   result<void> server_on_client_hello(bytes_view msg) noexcept;
   result<void> server_on_client_finished(bytes_view msg) noexcept;
+  result<void> check_finished(bytes_view msg, std::uint8_t type, record_errc mismatch) noexcept;
   void put_handshake_message(bytes_view msg) noexcept;
-  void install_traffic_keys(bytes_view master) noexcept;
+  void install_traffic_keys(bytes_view th2) noexcept;
   std::size_t inner_size(std::size_t content) const noexcept;
   result<std::size_t> seal_record(std::uint8_t* out, std::uint8_t type, std::span<const bytes_view> data,
                                   std::size_t skip, std::size_t content) noexcept;
