@@ -6,11 +6,13 @@ target_compile_options(sealwire_warnings INTERFACE
   -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wsign-conversion
   -Wnon-virtual-dtor -Wold-style-cast -Wcast-align -Wnull-dereference)
 # The same for code built on Asio's coroutines and strands, without
-# -Wnull-dereference, which GCC 12 reports inside inlined Asio internals.
+# -Wnull-dereference and (GCC) -Wmismatched-new-delete, which GCC 12 reports
+# inside inlined Asio internals (its coroutine frame allocator).
 add_library(sealwire_asio_warnings INTERFACE)
 target_compile_options(sealwire_asio_warnings INTERFACE
   -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wsign-conversion
-  -Wnon-virtual-dtor -Wold-style-cast -Wcast-align)
+  -Wnon-virtual-dtor -Wold-style-cast -Wcast-align
+  $<$<CXX_COMPILER_ID:GNU>:-Wno-mismatched-new-delete>)
 
 # sealwire_add_component(NAME SOURCES ... [DEPS ...]) declares the library
 # sealwire_NAME with alias sealwire::NAME, public headers in NAME/include.

@@ -79,11 +79,11 @@ struct server_stats {
   std::uint64_t handshakes = 0;
   std::uint64_t refused = 0;
   std::uint64_t lines_in = 0;         // chat lines received
-  std::uint64_t lines_out = 0;        // chat lines delivered into outgoing queues
+  std::uint64_t lines_out = 0;        // batches of lines and notices put into outgoing queues
   std::uint64_t bytes_in = 0;         // application bytes received
   std::uint64_t bytes_out = 0;        // application bytes written
-  std::uint64_t buffered_now = 0;     // bytes queued in or out across all connections
-  std::uint64_t buffered_peak = 0;
+  std::int64_t buffered_now = 0;      // bytes queued in or out across all connections (never negative)
+  std::int64_t buffered_peak = 0;
   std::map<std::string, std::uint64_t> disconnects;  // reason -> count
 };
 
@@ -96,7 +96,8 @@ class server {
 
   // start binds, listens and runs the threads; returns the bound endpoint.
   boost::asio::ip::tcp::endpoint start();
-  // stop closes every connection and joins the threads.
+  // stop closes every connection and joins the threads. Not from one of
+  // the server's own threads (it would join itself).
   void stop();
   [[nodiscard]] server_stats stats() const;
 

@@ -132,6 +132,8 @@ struct script_state {
   bool joined = false;
   std::size_t in_flight = 0;
   clock_type::time_point started;
+  bool timed_out = false;    // set by the deadline timer's handler
+  bool reader_done = false;  // set when the reader coroutine ends
 };
 
 bool finished(const script_state& st) {
@@ -181,12 +183,12 @@ awaitable<void> script_main(std::shared_ptr<script_state> st, asio::io_context& 
   st->started = clock_type::now();
   st->client = std::make_shared<line_client>(io);
   auto& c = *st->client;
+  // Handlers keep the state alive through `st`, never this frame's locals.
   asio::steady_timer deadline(io);
   deadline.expires_after(st->s.timeout);
-  bool timed_out = false;
-  deadline.async_wait([&timed_out, st](boost::system::error_code ec) {
+  deadline.async_wait([st](boost::system::error_code ec) {
     if (ec) return;
-    timed_out = true;
+    st->timed_out = true;
     st->client->close();
   });
 
@@ -198,8 +200,7 @@ awaitable<void> script_main(std::shared_ptr<script_state> st, asio::io_context& 
     asio::co_spawn(io, c.writer(st->client), asio::detached);
     c.send("/nick " + st->options.nick + "\n");
     // The reader runs beside this coroutine, which sends.
-    bool reader_done = false;
-    asio::co_spawn(io, script_reader(st), [&reader_done](std::exception_ptr) { reader_done = true; });
+    asio::co_spawn(io, script_reader(st), [st](std::exception_ptr) { st->reader_done = true; });
     asio::steady_timer wait(io);
     auto pause = [&]() -> awaitable<void> {
       wait.expires_after(std::chrono::milliseconds(2));
@@ -222,10 +223,10 @@ awaitable<void> script_main(std::shared_ptr<script_state> st, asio::io_context& 
         co_await wait.async_wait(use_tuple);
       }
     }
-    while (!reader_done) co_await pause();
+    while (!st->reader_done) co_await pause();
   }
   deadline.cancel();
-  if (timed_out && st->report.error.empty()) st->report.error = "timed out";
+  if (st->timed_out && st->report.error.empty()) st->report.error = "timed out";
   if (st->report.error.empty()) st->report.error = c.error_;
   st->report.bytes_sent = c.bytes_sent_;
   st->report.bytes_received = c.bytes_received_;
@@ -276,11 +277,15 @@ void run_script(asio::io_context& io, client_options options, script s, std::fun
 }
 
 int run_interactive(const client_options& options) {
-  asio::io_context io;
-  auto c = std::make_shared<line_client>(io);
+  // Shared with the stdin thread, which may outlive this function (it can
+  // sit in getline when the server ends the connection): posting to an
+  // io_context that no longer runs is harmless, posting to a destroyed one
+  // is not.
+  auto io = std::make_shared<asio::io_context>();
+  auto c = std::make_shared<line_client>(*io);
   int status = 0;
   asio::co_spawn(
-      io,
+      *io,
       [&]() -> awaitable<void> {
         if (auto ec = co_await c->connect(options)) {
           std::cerr << "sealwire-chat-client: " << ec.message() << "\n";
@@ -289,26 +294,44 @@ int run_interactive(const client_options& options) {
         }
         std::cerr << "connected to " << options.host << ":" << options.port << ", server key "
                   << fingerprint(options.server_key) << "\n";
-        asio::co_spawn(io, c->writer(c), asio::detached);
+        asio::co_spawn(*io, c->writer(c), asio::detached);
         if (!options.nick.empty()) c->send("/nick " + options.nick + "\n");
-        // stdin on its own thread: lines are posted to the io_context.
-        std::thread([&io, c] {
+        // An empty line every minute keeps a reading-only user inside the
+        // server's idle timeout (the server ignores empty lines).
+        auto keepalive = std::make_shared<asio::steady_timer>(*io);
+        asio::co_spawn(
+            *io,
+            [c, keepalive]() -> awaitable<void> {
+              while (!c->closed_) {
+                keepalive->expires_after(std::chrono::seconds(60));
+                co_await keepalive->async_wait(use_tuple);
+                if (!c->closed_) c->send("\n");
+              }
+            },
+            asio::detached);
+        std::thread([io, c] {
           std::string line;
           while (std::getline(std::cin, line)) {
-            asio::post(io, [c, line] { c->send(line + "\n"); });
+            asio::post(*io, [c, line] { c->send(line + "\n"); });
             if (line == "/quit") return;
           }
-          asio::post(io, [c] { c->send("/quit\n"); });
+          asio::post(*io, [c] { c->send("/quit\n"); });
         }).detach();
-        while (auto line = co_await c->read_line()) std::cout << *line << std::endl;
+        while (auto line = co_await c->read_line()) {
+          // Show control characters (the server refuses them) harmlessly.
+          for (char& ch : *line)
+            if (static_cast<unsigned char>(ch) < 0x20 && ch != '\t') ch = '?';
+          std::cout << *line << std::endl;
+        }
         if (!c->error_.empty()) {
           std::cerr << "sealwire-chat-client: " << c->error_ << "\n";
           status = 1;
         }
         c->close();
+        keepalive->cancel();
       },
       asio::detached);
-  io.run();
+  io->run();
   return status;
 }
 

@@ -32,7 +32,9 @@ int main(int argc, char** argv) {
     const auto colon = target.rfind(':');
     if (colon == std::string::npos) throw std::invalid_argument("address: expected HOST:PORT");
     opts.host = target.substr(0, colon);
-    opts.port = static_cast<std::uint16_t>(std::stoul(target.substr(colon + 1)));
+    const unsigned long port = std::stoul(target.substr(colon + 1));
+    if (port == 0 || port > 65535) throw std::invalid_argument("address: port out of range");
+    opts.port = static_cast<std::uint16_t>(port);
     std::tie(opts.kem, opts.server_key) = chat::parse_public_key(server_key);
     opts.nick = nick;
     if (script_count == 0) return chat::run_interactive(opts);

@@ -28,20 +28,26 @@ std::optional<hpke::kem_id> kem_from_name(const std::string& s) {
 // write_file writes text to path with the given mode, replacing nothing: an
 // existing file is an error (keys are not overwritten by accident).
 void write_file(const std::string& path, const std::string& text, mode_t mode) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode);
   if (fd < 0) throw key_file_error(path + ": " + std::strerror(errno));
-  std::size_t done = 0;
-  while (done < text.size()) {
+  // fchmod first (the umask may have narrowed the mode; it never widens it),
+  // then write; on any failure remove the partial file.
+  bool ok = ::fchmod(fd, mode) == 0;
+  for (std::size_t done = 0; ok && done < text.size();) {
     const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
-      if (errno == EINTR) continue;
-      const std::string why = std::strerror(errno);
-      ::close(fd);
-      throw key_file_error(path + ": " + why);
+      ok = false;
+      break;
     }
     done += static_cast<std::size_t>(n);
   }
-  if (::fchmod(fd, mode) != 0 || ::close(fd) != 0) throw key_file_error(path + ": " + std::strerror(errno));
+  const int saved = errno;
+  ok = ::close(fd) == 0 && ok;
+  if (!ok) {
+    ::unlink(path.c_str());
+    throw key_file_error(path + ": " + std::strerror(saved != 0 ? saved : errno));
+  }
 }
 
 // parse_line splits "sealwire-KEM-KIND HEX".
@@ -97,17 +103,45 @@ void write_public_key(const std::string& path, const hpke::public_key& key, hpke
 }
 
 std::pair<hpke::kem_id, hpke::private_key> read_private_key(const std::string& path) {
+  // Open once and check what was opened (no symlinks, a regular file, ours,
+  // not readable by others), then read into a fixed buffer that is wiped.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) throw key_file_error(path + ": " + std::strerror(errno));
   struct stat st {};
-  if (::stat(path.c_str(), &st) == 0 && (st.st_mode & 077) != 0)
-    throw key_file_error(path + ": private key file is readable by others (chmod 600 it)");
-  std::string line = read_first_line(path);
-  auto p = parse_line(line);
-  crypto::ct::wipe(line.data(), line.size());
-  if (!p || p->kind != "private") throw key_file_error(path + ": not a sealwire private key file");
-  auto key = hpke::private_key::from(p->kem, p->bytes);
-  crypto::ct::wipe(p->bytes.data(), p->bytes.size());
+  std::string problem;
+  if (::fstat(fd, &st) != 0) problem = std::strerror(errno);
+  else if (!S_ISREG(st.st_mode)) problem = "not a regular file";
+  else if (st.st_uid != ::geteuid()) problem = "not owned by this user";
+  else if ((st.st_mode & 077) != 0) problem = "private key file is readable by others (chmod 600 it)";
+  char buf[512];
+  std::size_t len = 0;
+  while (problem.empty() && len < sizeof buf) {
+    const ssize_t n = ::read(fd, buf + len, sizeof buf - len);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) problem = std::strerror(errno);
+    if (n <= 0) break;
+    len += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  if (!problem.empty()) throw key_file_error(path + ": " + problem);
+  // "sealwire-KEM-private HEX\n", parsed in place.
+  const std::string_view text(buf, len);
+  const auto space = text.find(' ');
+  const auto end = text.find_first_of("\r\n", space == std::string_view::npos ? 0 : space);
+  std::optional<hpke::kem_id> kem;
+  if (space != std::string_view::npos) {
+    const std::string_view tag = text.substr(0, space);
+    if (tag == "sealwire-x25519-private") kem = hpke::kem_id::x25519;
+    if (tag == "sealwire-x448-private") kem = hpke::kem_id::x448;
+  }
+  crypto::secret_array<hpke::max_private_key_size> raw;
+  result<std::size_t> n = crypto_errc::invalid_encoding;
+  if (kem) n = crypto::hex_decode(raw.span(), text.substr(space + 1, end == std::string_view::npos ? end : end - space - 1));
+  crypto::ct::wipe(buf, sizeof buf);
+  if (!kem || !n) throw key_file_error(path + ": not a sealwire private key file");
+  auto key = hpke::private_key::from(*kem, raw.span().first(*n));
   if (!key) throw key_file_error(path + ": " + key.error().message());
-  return {p->kem, std::move(*key)};
+  return {*kem, std::move(*key)};
 }
 
 std::pair<hpke::kem_id, hpke::public_key> parse_public_key(const std::string& file_or_hex) {

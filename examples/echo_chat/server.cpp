@@ -34,7 +34,7 @@ constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 class session;
 
 struct server::state {
-  explicit state(server_options o) : options(std::move(o)), acceptor(io) {}
+  explicit state(server_options o) : options(std::move(o)), acceptor(asio::make_strand(io)) {}
 
   server_options options;
   std::shared_ptr<const record::server_config> record_config;
@@ -90,35 +90,41 @@ class session : public std::enable_shared_from_this<session> {
  public:
   session(server::state* st, tcp::socket socket, std::uint64_t id)
       : st_(st),
+        ex_(socket.get_executor()),
         peer_(endpoint_text(socket)),
         stream_(std::move(socket)),
-        signal_(stream_.get_executor()),
-        watchdog_(stream_.get_executor()),
+        signal_(ex_),
+        watchdog_(ex_),
         id_(id) {}
 
-  void start() {
-    auto self = shared_from_this();
-    asio::co_spawn(stream_.get_executor(), run(self), asio::detached);
-  }
+  void start() { asio::co_spawn(ex_, run(shared_from_this()), asio::detached); }
 
-  // deliver queues a line for this client; callable from any thread.
+  // deliver queues a line for this client; callable from any thread. The
+  // bytes count against max_outbound_buffer from here on, before the line
+  // even reaches the session's strand, so no fan-out can outgrow the cap.
   void deliver(std::shared_ptr<const std::string> line) {
-    asio::post(stream_.get_executor(), [self = shared_from_this(), line = std::move(line)]() mutable {
-      self->enqueue(std::move(line));
-    });
+    const std::size_t n = line->size();
+    const std::size_t cap = st_->options.limits.max_outbound_buffer;
+    if (outbound_.fetch_add(n, std::memory_order_relaxed) + n > cap) {
+      outbound_.fetch_sub(n, std::memory_order_relaxed);
+      if (!overflowed_.exchange(true)) {
+        stop("outbound queue over " + std::to_string(cap) + " bytes (client not reading)");
+      }
+      return;
+    }
+    st_->account(static_cast<std::int64_t>(n));
+    asio::post(ex_, [self = shared_from_this(), line = std::move(line)]() mutable { self->enqueue(std::move(line)); });
   }
 
   void stop(const std::string& reason) {
-    asio::post(stream_.get_executor(), [self = shared_from_this(), reason] { self->close(reason); });
+    asio::post(ex_, [self = shared_from_this(), reason] { self->close(reason); });
   }
-
-  [[nodiscard]] const std::string& nick() const { return nick_; }
 
  private:
   awaitable<void> run(std::shared_ptr<session> self) {
     const auto& lim = st_->options.limits;
     deadline_ = clock_type::now() + lim.handshake_timeout;
-    asio::co_spawn(stream_.get_executor(), watch(self), asio::detached);
+    asio::co_spawn(ex_, watch(self), asio::detached);
     spdlog::info("#{} connected from {}", id_, peer_);
 
     auto [hec] = co_await stream_.async_handshake(st_->record_config, use_tuple);
@@ -136,14 +142,17 @@ class session : public std::enable_shared_from_this<session> {
                  conn->peer_public_key().empty() ? "anonymous client" : "authenticated client");
 
     join();
-    asio::co_spawn(stream_.get_executor(), writer(self), asio::detached);
+    asio::co_spawn(ex_, writer(self), asio::detached);
     co_await read_loop();
   }
 
+  // read_loop splits the input into lines. Bytes of an incomplete line are
+  // accounted while they wait in partial_; the chat lines of one read go to
+  // the room as one batch (one post per member per read, not per line).
   awaitable<void> read_loop() {
     const auto& lim = st_->options.limits;
     std::array<char, 4096> buf;
-    while (!closed_ && !quitting_) {
+    while (!closed_ && !quit_requested_) {
       auto [ec, n] = co_await stream_.async_read_some(asio::buffer(buf), use_tuple);
       if (closed_) co_return;
       if (ec) {
@@ -153,41 +162,43 @@ class session : public std::enable_shared_from_this<session> {
       deadline_ = clock_type::now() + lim.idle_timeout;
       st_->bytes_in.fetch_add(n, std::memory_order_relaxed);
       std::size_t start = 0;
-      for (std::size_t i = 0; i < n && !closed_ && !quitting_; ++i) {
-        if (buf[i] != '\n') continue;
-        const std::size_t before = partial_.size();
-        partial_.append(buf.data() + start, i - start);
-        start = i + 1;
-        if (partial_.size() > lim.max_message_size) {
+      for (std::size_t i = 0; i <= n && !closed_ && !quit_requested_; ++i) {
+        const bool end_of_line = i < n && buf[i] == '\n';
+        if (!end_of_line && i < n) continue;
+        const std::size_t chunk = i - start;
+        if (partial_.size() + chunk > lim.max_message_size) {
           close("message too long");
           co_return;
         }
-        handle_line(partial_);
-        st_->account(-static_cast<std::int64_t>(before));
-        partial_.clear();
+        partial_.append(buf.data() + start, chunk);
+        st_->account(static_cast<std::int64_t>(chunk));
+        start = i + 1;
+        if (!end_of_line) break;  // the rest waits for its newline
+        const std::string line = std::exchange(partial_, std::string());
+        st_->account(-static_cast<std::int64_t>(line.size()));
+        handle_line(line);
       }
-      if (closed_ || quitting_) co_return;
-      const std::size_t rest = n - start;
-      if (partial_.size() + rest > lim.max_message_size) {
-        close("message too long");
-        co_return;
-      }
-      partial_.append(buf.data() + start, rest);
-      st_->account(static_cast<std::int64_t>(rest));
+      flush_batch();
     }
   }
 
   void handle_line(std::string_view line) {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (line.empty()) return;
+    if (line.empty()) return;  // also what an idle client sends to stay connected
+    for (const char c : line) {
+      const auto u = static_cast<unsigned char>(c);
+      if ((u < 0x20 && c != '\t') || u == 0x7f) {
+        notice("control characters are not allowed; line dropped");
+        return;
+      }
+    }
     if (line.front() != '/') {
       st_->lines_in.fetch_add(1, std::memory_order_relaxed);
-      std::string out;
-      out.reserve(nick_.size() + 3 + line.size());
-      out.append(nick_).append(": ").append(line).push_back('\n');
-      st_->broadcast(std::make_shared<const std::string>(std::move(out)));
+      batch_.append(nick_).append(": ").append(line).push_back('\n');
+      if (batch_.size() >= 16 * 1024) flush_batch();
       return;
     }
+    flush_batch();  // keep chat lines and the effects of commands in order
     const auto space = line.find(' ');
     const std::string_view cmd = line.substr(0, space);
     const std::string_view arg = space == std::string_view::npos ? std::string_view{} : line.substr(space + 1);
@@ -210,60 +221,102 @@ class session : public std::enable_shared_from_this<session> {
       }
       notice("online (" + std::to_string(count) + "): " + names);
     } else if (cmd == "/quit") {
+      quit_requested_ = true;  // the rest of the input is ignored
+      leave();
       notice("bye");
-      quitting_ = true;
-      signal_.cancel();
+      // Queued behind "bye" on this strand: from then on nothing more is
+      // queued, and the writer sends the close record once the queue drains.
+      asio::post(ex_, [self = shared_from_this()] {
+        self->quitting_ = true;
+        self->signal_.cancel();
+      });
     } else {
       notice("unknown command " + std::string(cmd) + " (try /nick NAME, /who, /quit)");
     }
   }
 
+  void flush_batch() {
+    if (batch_.empty()) return;
+    st_->broadcast(std::make_shared<const std::string>(std::exchange(batch_, std::string())));
+  }
+
   void join() {
-    std::string name = "guest-" + std::to_string(id_);
+    const std::string name = "guest-" + std::to_string(id_);  // unique: ids are, and /nick refuses "guest-"
     {
       const std::lock_guard lock(st_->mutex);
-      st_->members[name] = shared_from_this();
-      joined_ = true;
+      st_->members.try_emplace(name, shared_from_this());
     }
     nick_ = name;
+    joined_ = true;
     notice("welcome, you are " + nick_ + " (commands: /nick NAME, /who, /quit)");
     st_->broadcast(std::make_shared<const std::string>("* " + nick_ + " joined\n"));
   }
 
+  // leave removes this session from the room (if it is the one under its
+  // nickname) and says so.
+  void leave() {
+    if (!joined_) return;
+    joined_ = false;
+    bool was_member = false;
+    {
+      const std::lock_guard lock(st_->mutex);
+      auto it = st_->members.find(nick_);
+      if (it != st_->members.end() && it->second.get() == this) {
+        st_->members.erase(it);
+        was_member = true;
+      }
+    }
+    if (was_member && !st_->stopping) st_->broadcast(std::make_shared<const std::string>("* " + nick_ + " left\n"));
+  }
+
   void rename(std::string_view wanted) {
-    if (!valid_nick(wanted)) {
-      notice("a nickname is 1 to 32 letters, digits, '_', '-' or '.'");
+    const auto now = clock_type::now();
+    if (now - last_rename_ < std::chrono::seconds(1)) {
+      notice("one /nick per second");  // each rename is announced to everyone
+      return;
+    }
+    if (!valid_nick(wanted) || wanted.rfind("guest-", 0) == 0) {
+      notice("a nickname is 1 to 32 letters, digits, '_', '-' or '.', not starting with guest-");
       return;
     }
     const std::string name(wanted);
+    enum { renamed, same, taken } outcome = renamed;
     {
       const std::lock_guard lock(st_->mutex);
-      if (st_->members.count(name) != 0) {
-        if (name != nick_) notice("nickname " + name + " is taken");
-        else notice("you are " + nick_);
-        return;
+      if (name == nick_) {
+        outcome = same;
+      } else if (!st_->members.try_emplace(name, shared_from_this()).second) {
+        outcome = taken;
+      } else {
+        auto it = st_->members.find(nick_);
+        if (it != st_->members.end() && it->second.get() == this) st_->members.erase(it);
       }
-      st_->members.erase(nick_);
-      st_->members[name] = shared_from_this();
     }
+    // Notices only after the lock is released.
+    if (outcome == taken) return notice("nickname " + name + " is taken");
+    if (outcome == same) return notice("you are " + nick_);
+    last_rename_ = now;
     const std::string old = std::exchange(nick_, name);
     notice("you are " + nick_);
     st_->broadcast(std::make_shared<const std::string>("* " + old + " is now " + nick_ + "\n"));
   }
 
-  void notice(const std::string& text) { enqueue(std::make_shared<const std::string>("* " + text + "\n")); }
+  void notice(const std::string& text) { deliver(std::make_shared<const std::string>("* " + text + "\n")); }
+
+  // release un-counts bytes that left the outbound queue.
+  void release(std::size_t n) {
+    outbound_.fetch_sub(n, std::memory_order_relaxed);
+    st_->account(-static_cast<std::int64_t>(n));
+  }
 
   void enqueue(std::shared_ptr<const std::string> line) {
-    if (closed_ || !handshaken_) return;
-    queued_ += line->size();
-    st_->account(static_cast<std::int64_t>(line->size()));
-    st_->lines_out.fetch_add(1, std::memory_order_relaxed);
-    queue_.push_back(std::move(line));
-    if (queued_ > st_->options.limits.max_outbound_buffer) {
-      close("outbound queue over " + std::to_string(st_->options.limits.max_outbound_buffer) +
-            " bytes (client not reading)");
+    if (closed_ || quitting_ || !handshaken_) {
+      release(line->size());
       return;
     }
+    queued_ += line->size();
+    st_->lines_out.fetch_add(1, std::memory_order_relaxed);
+    queue_.push_back(std::move(line));
     signal_.cancel();
   }
 
@@ -286,9 +339,9 @@ class session : public std::enable_shared_from_this<session> {
         queue_.pop_front();
       }
       auto [ec, n] = co_await asio::async_write(stream_, asio::buffer(batch), use_tuple);
-      if (closed_) co_return;
+      if (closed_) co_return;  // close() released the batch with the rest
       queued_ -= batch.size();
-      st_->account(-static_cast<std::int64_t>(batch.size()));
+      release(batch.size());
       st_->bytes_out.fetch_add(n, std::memory_order_relaxed);
       if (ec) {
         close("write failed: " + ec.message());
@@ -311,48 +364,49 @@ class session : public std::enable_shared_from_this<session> {
     static_cast<void>(self);
   }
 
+  // close ends the connection at once (no close record: the reason is in
+  // the server's log; the client sees the transport end).
   void close(const std::string& reason) {
     if (closed_) return;
     closed_ = true;
     spdlog::info("#{} disconnected ({}): {}", id_, nick_.empty() ? peer_ : nick_, reason);
-    bool was_member = false;
+    st_->count_disconnect(reason.rfind("outbound queue over", 0) == 0 ? "outbound queue full" : reason);
+    leave();
     {
       const std::lock_guard lock(st_->mutex);
-      ++st_->disconnects[reason.rfind("outbound queue over", 0) == 0 ? "outbound queue full" : reason];
       st_->sessions.erase(id_);
-      if (joined_) {
-        auto it = st_->members.find(nick_);
-        if (it != st_->members.end() && it->second.get() == this) {
-          st_->members.erase(it);
-          was_member = true;
-        }
-      }
     }
     boost::system::error_code ignored;
     stream_.lowest_layer().shutdown(tcp::socket::shutdown_both, ignored);
     stream_.lowest_layer().close(ignored);
     signal_.cancel();
     watchdog_.cancel();
-    st_->account(-static_cast<std::int64_t>(queued_ + partial_.size()));
+    release(queued_);
     queued_ = 0;
-    partial_.clear();
     queue_.clear();
+    st_->account(-static_cast<std::int64_t>(partial_.size()));
+    partial_.clear();
+    batch_.clear();
     st_->connections_now.fetch_sub(1, std::memory_order_relaxed);
-    if (was_member && !st_->stopping) st_->broadcast(std::make_shared<const std::string>("* " + nick_ + " left\n"));
   }
 
   server::state* st_;  // outlives every session: the io_context that runs them is inside it
+  const asio::any_io_executor ex_;  // the session's strand
   std::string peer_;
   record::stream<tcp::socket> stream_;
   asio::steady_timer signal_;    // wakes the writer
   asio::steady_timer watchdog_;  // handshake and idle timeouts
   clock_type::time_point deadline_{};
+  clock_type::time_point last_rename_{};
   std::uint64_t id_;
   std::string nick_;
   std::string partial_;  // an incomplete line
+  std::string batch_;    // chat lines of the current read, for one broadcast
   std::deque<std::shared_ptr<const std::string>> queue_;
-  std::size_t queued_ = 0;  // bytes in queue_ and in the batch being written
-  bool handshaken_ = false, joined_ = false, quitting_ = false, closed_ = false;
+  std::size_t queued_ = 0;                   // bytes in queue_ and in the batch being written
+  std::atomic<std::size_t> outbound_{0};     // queued_ plus lines posted but not yet queued
+  std::atomic<bool> overflowed_{false};
+  bool handshaken_ = false, joined_ = false, quit_requested_ = false, quitting_ = false, closed_ = false;
 };
 
 void server::state::broadcast(const std::shared_ptr<const std::string>& line) {
@@ -368,7 +422,7 @@ void server::state::broadcast(const std::shared_ptr<const std::string>& line) {
 awaitable<void> server::state::accept_loop() {
   std::uint64_t next_id = 1;
   for (;;) {
-    tcp::socket socket(asio::make_strand(io));
+    tcp::socket socket(asio::make_strand(io));  // each session on its own strand
     auto [ec] = co_await acceptor.async_accept(socket, use_tuple);
     if (stopping) co_return;
     if (ec) {
@@ -400,6 +454,7 @@ awaitable<void> server::state::accept_loop() {
       sessions[id] = s;
     }
     s->start();
+    if (stopping) s->stop("server stopping");  // stop() may have missed it
   }
 }
 
@@ -412,6 +467,12 @@ server::~server() { stop(); }
 tcp::endpoint server::start() {
   auto& st = *state_;
   if (!st.options.key) throw std::invalid_argument("chat server: no key");
+  const auto& lim = st.options.limits;
+  if (lim.max_connections == 0 || lim.max_message_size == 0 ||
+      lim.max_outbound_buffer < 2 * (lim.max_message_size + 64) || lim.handshake_timeout.count() <= 0 ||
+      lim.idle_timeout.count() <= 0)
+    throw std::invalid_argument(
+        "chat server: limits must be positive, and max_outbound_buffer at least twice max_message_size");
   auto cfg = std::make_shared<record::server_config>();
   cfg->kem = st.options.kem;
   cfg->static_key = st.options.key;
@@ -425,7 +486,7 @@ tcp::endpoint server::start() {
   st.acceptor.bind(st.options.listen);
   st.acceptor.listen(asio::socket_base::max_listen_connections);
   const auto bound = st.acceptor.local_endpoint();
-  asio::co_spawn(st.io, st.accept_loop(), asio::detached);
+  asio::co_spawn(st.acceptor.get_executor(), st.accept_loop(), asio::detached);
   unsigned n = st.options.threads != 0 ? st.options.threads : std::max(1u, std::thread::hardware_concurrency());
   for (unsigned i = 0; i < n; ++i) threads_.emplace_back([s = state_] { s->io.run(); });
   spdlog::info("listening on {}:{} with {} thread{}, key {}", bound.address().to_string(), bound.port(), n,
@@ -439,7 +500,7 @@ void server::stop() {
   st.stopping = true;
   // A raw pointer: a handler that io.stop() leaves queued must not keep the
   // state (which owns the io_context) alive.
-  asio::post(st.io, [s = state_.get()] {
+  asio::post(st.acceptor.get_executor(), [s = state_.get()] {
     boost::system::error_code ignored;
     s->acceptor.close(ignored);
   });
@@ -473,8 +534,8 @@ server_stats server::stats() const {
   out.lines_out = st.lines_out.load();
   out.bytes_in = st.bytes_in.load();
   out.bytes_out = st.bytes_out.load();
-  out.buffered_now = static_cast<std::uint64_t>(std::max<std::int64_t>(0, st.buffered_now.load()));
-  out.buffered_peak = static_cast<std::uint64_t>(st.buffered_peak.load());
+  out.buffered_now = st.buffered_now.load();
+  out.buffered_peak = st.buffered_peak.load();
   const std::lock_guard lock(st.mutex);
   out.disconnects = st.disconnects;
   return out;

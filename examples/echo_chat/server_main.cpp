@@ -19,8 +19,9 @@ boost::asio::ip::tcp::endpoint parse_endpoint(const std::string& s) {
   if (colon == std::string::npos) throw CLI::ValidationError("--listen", "expected HOST:PORT");
   std::string host = s.substr(0, colon);
   if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
-  const auto port = static_cast<unsigned short>(std::stoul(s.substr(colon + 1)));
-  return {boost::asio::ip::make_address(host.empty() ? "0.0.0.0" : host), port};
+  const unsigned long port = std::stoul(s.substr(colon + 1));
+  if (port > 65535) throw CLI::ValidationError("--listen", "port out of range");
+  return {boost::asio::ip::make_address(host.empty() ? "0.0.0.0" : host), static_cast<unsigned short>(port)};
 }
 
 }  // namespace

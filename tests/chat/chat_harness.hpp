@@ -9,11 +9,16 @@
 
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/write.hpp>
 
 #include <gtest/gtest.h>
 
+#include <sys/socket.h>
+
 #include <chrono>
+#include <condition_variable>
 #include <future>
+#include <mutex>
 #include <thread>
 
 namespace sealwire::chat::test {
@@ -70,6 +75,85 @@ struct running_server {
   hpke::public_key public_key;
   std::unique_ptr<server> srv;
   tcp::endpoint endpoint;
+};
+
+// deadline_guard shuts a socket down if it is still in use when the time is
+// up, so that a blocking read in a test fails instead of hanging the binary.
+class deadline_guard {
+ public:
+  deadline_guard(int fd, std::chrono::milliseconds limit)
+      : thread_([this, fd, limit] {
+          std::unique_lock lock(mutex_);
+          if (!cv_.wait_for(lock, limit, [this] { return done_; })) {
+            fired_ = true;
+            ::shutdown(fd, SHUT_RDWR);
+          }
+        }) {}
+  ~deadline_guard() {
+    {
+      const std::lock_guard lock(mutex_);
+      done_ = true;
+    }
+    cv_.notify_one();
+    thread_.join();
+  }
+  deadline_guard(const deadline_guard&) = delete;
+  deadline_guard& operator=(const deadline_guard&) = delete;
+  [[nodiscard]] bool fired() {
+    const std::lock_guard lock(mutex_);
+    return fired_;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool done_ = false, fired_ = false;
+  std::thread thread_;
+};
+
+// expect_closed checks that the peer closed the socket: reads reach EOF or
+// a reset within the limit.
+inline void expect_closed(tcp::socket& s, std::chrono::milliseconds limit = std::chrono::seconds(10)) {
+  deadline_guard guard(s.native_handle(), limit);
+  std::uint8_t buf[4096];
+  boost::system::error_code ec;
+  while (!ec) s.read_some(asio::buffer(buf), ec);
+  EXPECT_FALSE(guard.fired()) << "the server did not close the connection";
+  EXPECT_TRUE(ec == asio::error::eof || ec == asio::error::connection_reset) << ec.message();
+}
+
+// blocking_client is a client for fault tests: raw TCP or after the
+// handshake, with a line reader guarded by a deadline.
+struct blocking_client {
+  blocking_client(asio::io_context& io, const tcp::endpoint& ep) : stream(tcp::socket(io)) {
+    stream.next_layer().connect(ep);
+  }
+  void handshake(const hpke::public_key& server_key) {
+    auto cfg = std::make_shared<record::client_config>();
+    cfg->server_key = server_key;
+    stream.handshake(cfg);
+  }
+  void send(const std::string& text) { asio::write(stream, asio::buffer(text)); }
+  // next_line_starting returns the first line that starts with prefix, or
+  // "" if none arrives within the limit.
+  std::string next_line_starting(const std::string& prefix,
+                                 std::chrono::milliseconds limit = std::chrono::seconds(10)) {
+    deadline_guard guard(stream.next_layer().native_handle(), limit);
+    for (;;) {
+      for (auto nl = in.find('\n'); nl != std::string::npos; nl = in.find('\n')) {
+        std::string line = in.substr(0, nl);
+        in.erase(0, nl + 1);
+        if (line.rfind(prefix, 0) == 0) return line;
+      }
+      char buf[4096];
+      boost::system::error_code ec;
+      const std::size_t n = stream.read_some(asio::buffer(buf), ec);
+      if (ec) return "";
+      in.append(buf, n);
+    }
+  }
+  record::stream<tcp::socket> stream;
+  std::string in;
 };
 
 // client_pool runs scripted clients on its own io_context and thread.
