@@ -24,6 +24,8 @@ int main(int argc, char** argv) {
   app.add_option("--messages", messages, "messages each client sends")->capture_default_str();
   app.add_option("--size", size, "bytes per message")->capture_default_str()->check(CLI::Range(8, 4000));
   app.add_option("--transcript", transcript_lines, "transcript lines to show")->capture_default_str();
+  std::size_t window = 8;
+  app.add_option("--window", window, "messages each client has in flight")->capture_default_str()->check(CLI::Range(1, 64));
   bool verbose = false;
   app.add_flag("--verbose", verbose, "show the server's log");
   CLI11_PARSE(app, argc, argv);
@@ -57,6 +59,10 @@ int main(int argc, char** argv) {
   chat::server_options so;
   so.listen = {boost::asio::ip::make_address("127.0.0.1"), 0};
   so.limits.max_connections = clients + 16;
+  // Every client may have `window` lines in flight, and all of them can be
+  // queued for one reader at once: size the outbound cap for that, twice.
+  so.limits.max_outbound_buffer =
+      std::max<std::size_t>(so.limits.max_outbound_buffer, 2 * clients * window * (size + 24));
   so.key = std::make_shared<const hpke::private_key>(std::move(kp.priv));
   chat::server server(std::move(so));
   const auto ep = server.start();
@@ -79,6 +85,8 @@ int main(int argc, char** argv) {
     s.count = messages;
     s.size = size;
     s.expect_total = clients * messages;
+    s.window = window;
+    s.timeout = std::chrono::seconds(300);
     s.joined = [&] {
       if (++joined == clients) all_joined = clock_type::now();
     };
