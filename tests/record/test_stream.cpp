@@ -35,6 +35,19 @@ struct fixture_keys {
   std::shared_ptr<const server_config> sc = server_cfg(server);
 };
 
+// Two streams over a socketpair, handshake done (a: client, b: server).
+struct handshaken_pair {
+  handshaken_pair() {
+    asio::local::connect_pair(a.next_layer(), b.next_layer());
+    auto server = std::async(std::launch::async, [this] { b.handshake(k.sc); });
+    a.handshake(k.cc);
+    server.get();
+  }
+  fixture_keys k;
+  asio::io_context io;
+  stream<local_socket> a{io}, b{io};
+};
+
 bytes pattern(std::size_t n) {
   bytes b(n);
   for (std::size_t i = 0; i < n; ++i) b[i] = static_cast<std::uint8_t>(i * 7 + (i >> 9));
@@ -248,13 +261,10 @@ TEST(RecordStream, NeverCompletesInsideTheInitiatingCall) {
 }
 
 TEST(RecordStream, CancelledReadCanBeRepeated) {
-  fixture_keys k;
-  asio::io_context io;
-  stream<local_socket> a(io), b(io);
-  asio::local::connect_pair(a.next_layer(), b.next_layer());
-  auto server = std::async(std::launch::async, [&] { b.handshake(k.sc); });
-  a.handshake(k.cc);
-  server.get();
+  handshaken_pair p;
+  auto& io = p.io;
+  auto& a = p.a;
+  auto& b = p.b;
   asio::cancellation_signal cancel;
   std::uint8_t buf[100];
   boost::system::error_code first;
@@ -291,13 +301,10 @@ TEST(RecordStream, CancelledReadCanBeRepeated) {
 }
 
 TEST(RecordStream, EndOfInputMidRecordIsTruncated) {
-  fixture_keys k;
-  asio::io_context io;
-  stream<local_socket> a(io), b(io);
-  asio::local::connect_pair(a.next_layer(), b.next_layer());
-  auto server = std::async(std::launch::async, [&] { b.handshake(k.sc); });
-  a.handshake(k.cc);
-  server.get();
+  handshaken_pair p;
+  auto& io = p.io;
+  auto& a = p.a;
+  auto& b = p.b;
   auto* conn = b.native_handle();
   ASSERT_TRUE(conn->write(pattern(500)).has_value());
   const bytes wire = take_pending(*conn);
@@ -320,13 +327,9 @@ TEST(RecordStream, EndOfInputMidRecordIsTruncated) {
 }
 
 TEST(RecordStream, TamperedRecordOnTheWireFailsTheRead) {
-  fixture_keys k;
-  asio::io_context io;
-  stream<local_socket> a(io), b(io);
-  asio::local::connect_pair(a.next_layer(), b.next_layer());
-  auto server = std::async(std::launch::async, [&] { b.handshake(k.sc); });
-  a.handshake(k.cc);
-  server.get();
+  handshaken_pair p;
+  auto& a = p.a;
+  auto& b = p.b;
   auto* conn = b.native_handle();
   ASSERT_TRUE(conn->write(to_bytes("first")).has_value());
   ASSERT_TRUE(conn->write(to_bytes("second")).has_value());
@@ -343,13 +346,9 @@ TEST(RecordStream, TamperedRecordOnTheWireFailsTheRead) {
 }
 
 TEST(RecordStream, KeyUpdateThroughTheStreamAndDataAfterCloseIsAnError) {
-  fixture_keys k;
-  asio::io_context io;
-  stream<local_socket> a(io), b(io);
-  asio::local::connect_pair(a.next_layer(), b.next_layer());
-  auto server = std::async(std::launch::async, [&] { b.handshake(k.sc); });
-  a.handshake(k.cc);
-  server.get();
+  handshaken_pair p;
+  auto& a = p.a;
+  auto& b = p.b;
   a.update_keys();
   asio::write(a, asio::buffer(to_bytes("after update")));
   std::uint8_t buf[100];
