@@ -47,25 +47,30 @@ constexpr stream_kernels avx512_kernels{"avx512",
 
 }  // namespace
 
+const stream_kernels& stream_kernels_for(const stream_kernels& portable, const stream_kernels& sse41,
+                                         const stream_kernels& avx2, const stream_kernels& avx512) noexcept {
+  const std::uint32_t f = cpu::enabled();
+  if ((f & (cpu::avx512f | cpu::avx2)) == (cpu::avx512f | cpu::avx2)) return avx512;
+  if ((f & cpu::avx2) != 0) return avx2;
+  if ((f & (cpu::sse41 | cpu::ssse3)) == (cpu::sse41 | cpu::ssse3)) return sse41;
+  return portable;
+}
+
 const stream_kernels& chacha_kernels() noexcept {
 #if SEALWIRE_X86_KERNELS
-  const std::uint32_t f = cpu::enabled();
-  if ((f & (cpu::avx512f | cpu::avx2)) == (cpu::avx512f | cpu::avx2)) return avx512_kernels;
-  if ((f & cpu::avx2) != 0) return avx2_kernels;
-  if ((f & (cpu::sse41 | cpu::ssse3)) == (cpu::sse41 | cpu::ssse3)) return sse41_kernels;
-#endif
+  return stream_kernels_for(portable_kernels, sse41_kernels, avx2_kernels, avx512_kernels);
+#else
   return portable_kernels;
+#endif
 }
 
 }  // namespace detail
 
 namespace {
 
-// "expand 32-byte k" and "expand 16-byte k" (the original ChaCha constants).
-constexpr std::uint32_t sigma[4] = {0x61707865, 0x3320646e, 0x79622d32, 0x6b206574};
-constexpr std::uint32_t tau[4] = {0x61707865, 0x3120646e, 0x79622d36, 0x6b206574};
-
-bool valid_rounds(unsigned r) noexcept { return r == 8 || r == 12 || r == 20; }
+using detail::sigma;
+using detail::tau;
+using detail::valid_rounds;
 
 void set_key(std::uint32_t w[16], std::span<const std::uint8_t> key) noexcept {
   const std::uint32_t* c = key.size() == 32 ? sigma : tau;

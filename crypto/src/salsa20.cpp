@@ -46,22 +46,19 @@ constexpr stream_kernels avx512_kernels{"avx512",
 
 const stream_kernels& salsa_kernels() noexcept {
 #if SEALWIRE_X86_KERNELS
-  const std::uint32_t f = cpu::enabled();
-  if ((f & (cpu::avx512f | cpu::avx2)) == (cpu::avx512f | cpu::avx2)) return avx512_kernels;
-  if ((f & cpu::avx2) != 0) return avx2_kernels;
-  if ((f & (cpu::sse41 | cpu::ssse3)) == (cpu::sse41 | cpu::ssse3)) return sse41_kernels;
-#endif
+  return stream_kernels_for(portable_kernels, sse41_kernels, avx2_kernels, avx512_kernels);
+#else
   return portable_kernels;
+#endif
 }
 
 }  // namespace detail
 
 namespace {
 
-constexpr std::uint32_t sigma[4] = {0x61707865, 0x3320646e, 0x79622d32, 0x6b206574};
-constexpr std::uint32_t tau[4] = {0x61707865, 0x3120646e, 0x79622d36, 0x6b206574};
-
-bool valid_rounds(unsigned r) noexcept { return r == 8 || r == 12 || r == 20; }
+using detail::sigma;
+using detail::tau;
+using detail::valid_rounds;
 
 // Salsa20 layout: constants on the diagonal (0, 5, 10, 15), key in 1-4 and
 // 11-14, nonce in 6-7, counter in 8-9.

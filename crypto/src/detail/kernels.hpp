@@ -34,6 +34,19 @@ struct stream_kernels {
 
 // The kernel sets for the current CPU level (read at each call).
 const stream_kernels& chacha_kernels() noexcept;
+
+// stream_kernels_for picks one of a cipher's four kernel sets for the CPU
+// level enabled now (ChaCha and Salsa20 follow the same levels).
+const stream_kernels& stream_kernels_for(const stream_kernels& portable, const stream_kernels& sse41,
+                                         const stream_kernels& avx2, const stream_kernels& avx512) noexcept;
+
+// "expand 32-byte k" and "expand 16-byte k": the constants ChaCha and
+// Salsa20 share (placed differently in their state).
+inline constexpr std::uint32_t sigma[4] = {0x61707865, 0x3320646e, 0x79622d32, 0x6b206574};
+inline constexpr std::uint32_t tau[4] = {0x61707865, 0x3120646e, 0x79622d36, 0x6b206574};
+
+// valid_rounds: both ciphers come in 8, 12 and 20-round variants.
+inline constexpr bool valid_rounds(unsigned r) noexcept { return r == 8 || r == 12 || r == 20; }
 const stream_kernels& salsa_kernels() noexcept;
 
 // Instruction-set kernels (x86-64): chacha_blocks_xN_isa processes a multiple of N blocks.
