@@ -1,7 +1,8 @@
-// SHA-2, HMAC, HKDF and X25519 benchmarks beside OpenSSL, libsodium and
-// Crypto++ (HKDF).
+// SHA-2, HMAC, HKDF, X25519 and NIST-curve ECDH benchmarks beside OpenSSL,
+// libsodium and Crypto++ (HKDF).
 #include "common.hpp"
 
+#include <sealwire/crypto/ecdh_nist.hpp>
 #include <sealwire/crypto/hkdf.hpp>
 #include <sealwire/crypto/hmac.hpp>
 #include <sealwire/crypto/sha2.hpp>
@@ -170,8 +171,83 @@ void register_x25519() {
   });
 }
 
+// ECDH on the NIST curves: shared secret and key generation, ours beside
+// OpenSSL's EVP with a reused context and with a fresh one per call (what a
+// caller that derives once per key pays).
+template <class E>
+EVP_PKEY* openssl_ec_key(const char* group) {
+  return EVP_PKEY_Q_keygen(nullptr, nullptr, "EC", group);
+}
+
+template <class E>
+void register_nist(const std::string& name, const char* group) {
+  add(name + ".shared", 1, "sealwire", [](benchmark::State& st) {
+    std::uint8_t a[E::scalar_size], pa[E::point_size], b[E::scalar_size], pb[E::point_size], out[E::secret_size];
+    if (!E::generate(a, pa) || !E::generate(b, pb)) return st.SkipWithError("keygen");
+    measure(st, 0, [&] { benchmark::DoNotOptimize(E::shared_secret(out, a, std::span<const std::uint8_t>(pb))); });
+  }, std::string(E::provider()));
+  add(name + ".shared", 1, "openssl", [group](benchmark::State& st) {
+    EVP_PKEY* ka = openssl_ec_key<E>(group);
+    EVP_PKEY* kb = openssl_ec_key<E>(group);
+    EVP_PKEY_CTX* ctx = EVP_PKEY_CTX_new(ka, nullptr);
+    EVP_PKEY_derive_init(ctx);
+    EVP_PKEY_derive_set_peer(ctx, kb);
+    std::uint8_t out[E::secret_size];
+    measure(st, 0, [&] {
+      std::size_t len = sizeof out;
+      EVP_PKEY_derive(ctx, out, &len);
+    });
+    EVP_PKEY_CTX_free(ctx);
+    EVP_PKEY_free(ka);
+    EVP_PKEY_free(kb);
+  });
+  add(name + ".shared", 1, "openssl-fresh", [group](benchmark::State& st) {
+    EVP_PKEY* ka = openssl_ec_key<E>(group);
+    EVP_PKEY* kb = openssl_ec_key<E>(group);
+    std::uint8_t out[E::secret_size];
+    measure(st, 0, [&] {
+      EVP_PKEY_CTX* ctx = EVP_PKEY_CTX_new(ka, nullptr);
+      EVP_PKEY_derive_init(ctx);
+      EVP_PKEY_derive_set_peer(ctx, kb);
+      std::size_t len = sizeof out;
+      EVP_PKEY_derive(ctx, out, &len);
+      EVP_PKEY_CTX_free(ctx);
+    });
+    EVP_PKEY_free(ka);
+    EVP_PKEY_free(kb);
+  });
+  add(name + ".keygen", 1, "sealwire", [](benchmark::State& st) {
+    std::uint8_t sk[E::scalar_size], pk[E::point_size];
+    measure(st, 0, [&] { benchmark::DoNotOptimize(E::generate(sk, pk)); });
+  }, std::string(E::provider()));
+  add(name + ".keygen", 1, "openssl", [group](benchmark::State& st) {
+    EVP_PKEY_CTX* ctx = EVP_PKEY_CTX_new_from_name(nullptr, "EC", nullptr);
+    EVP_PKEY_keygen_init(ctx);
+    OSSL_PARAM params[] = {
+        OSSL_PARAM_construct_utf8_string(OSSL_PKEY_PARAM_GROUP_NAME, const_cast<char*>(group), 0),
+        OSSL_PARAM_construct_end()};
+    EVP_PKEY_CTX_set_params(ctx, params);
+    measure(st, 0, [&] {
+      EVP_PKEY* k = nullptr;
+      EVP_PKEY_keygen(ctx, &k);
+      EVP_PKEY_free(k);
+    });
+    EVP_PKEY_CTX_free(ctx);
+  });
+  add(name + ".keygen", 1, "openssl-fresh", [group](benchmark::State& st) {
+    measure(st, 0, [&] { EVP_PKEY_free(openssl_ec_key<E>(group)); });
+  });
+}
+
+void register_nist_curves() {
+  register_nist<crypto::p256>("p256", "P-256");
+  register_nist<crypto::p384>("p384", "P-384");
+  register_nist<crypto::p521>("p521", "P-521");
+}
+
 const registrar reg1(&register_hashes);
 const registrar reg2(&register_x25519);
+const registrar reg3(&register_nist_curves);
 
 }  // namespace
 }  // namespace sealwire::bench

@@ -57,10 +57,16 @@ function(sealwire_isa_sources target level)
     set(flags -mavx512f -mavx512vl -mavx512bw -mavx2)
   elseif(level STREQUAL "ifma")
     set(flags -mavx512f -mavx512vl -mavx512bw -mavx512ifma -mavx2)
+  elseif(level STREQUAL "aesni")
+    # AES-NI and PCLMULQDQ belong to the sse41 run-time level.
+    set(flags -msse4.1 -mssse3 -maes -mpclmul)
+  elseif(level STREQUAL "vaes")
+    # VAES and VPCLMULQDQ belong to the avx512 run-time level.
+    set(flags -mavx512f -mavx512vl -mavx512bw -mavx2 -mvaes -mvpclmulqdq -maes -mpclmul)
   else()
     message(FATAL_ERROR "unknown instruction-set level ${level}")
   endif()
-  if(level MATCHES "^(avx512|ifma)$")
+  if(level MATCHES "^(avx512|ifma|vaes)$")
     # GCC 12's avx512fintrin.h trips -Wmaybe-uninitialized on its own
     # _mm512_undefined_* placeholders; the warning is about the header.
     list(APPEND flags $<$<CXX_COMPILER_ID:GNU>:-Wno-maybe-uninitialized> $<$<CXX_COMPILER_ID:GNU>:-Wno-uninitialized>)

@@ -1,11 +1,14 @@
 // The ChaCha20-Poly1305 family: RFC 8439 2.8 (ChaCha20-Poly1305),
 // draft-irtf-cfrg-xchacha 2.3 (XChaCha20-Poly1305), NaCl's secretbox
 // (XSalsa20-Poly1305) and draft-agl-tls-chacha20poly1305 (the original,
-// 64-bit-nonce ChaCha20-Poly1305), one-shot and incremental.
+// 64-bit-nonce ChaCha20-Poly1305), one-shot and incremental; and AES-GCM
+// (NIST SP 800-38D) through the same engine (the GCM code is in aes_gcm.cpp).
 #include <sealwire/crypto/aead.hpp>
+#include <sealwire/crypto/aes_gcm.hpp>
 #include <sealwire/crypto/chacha.hpp>
 
 #include "detail/bytes.hpp"
+#include "detail/gcm.hpp"
 #include "detail/kernels.hpp"
 
 #include <algorithm>
@@ -18,16 +21,25 @@ namespace {
 // 2^32 - 1 blocks of text per nonce.
 constexpr std::uint64_t ietf_max_text = ((1ULL << 32) - 1) * 64;
 
+// SP 800-38D 5.2.1.1: len(P) <= 2^39 - 256 bits, i.e. 2^32 - 2 blocks.
+constexpr std::uint64_t gcm_max_text = (1ULL << 36) - 32;
+
 constexpr aead_properties props[] = {
     {"ChaCha20-Poly1305", 32, 12, 16, ietf_max_text, false, true},
     {"XChaCha20-Poly1305", 32, 24, 16, ietf_max_text, false, true},
     {"XSalsa20-Poly1305", 32, 24, 16, ~0ULL, true, false},
     // The 64-bit counter starts at 1: 2^64 - 1 blocks, more than a u64 counts.
     {"ChaCha20-Poly1305-original", 32, 8, 16, ~0ULL, false, true},
+    {"AES-128-GCM", 16, 12, 16, gcm_max_text, false, true},
+    {"AES-256-GCM", 32, 12, 16, gcm_max_text, false, true},
 };
 
 // Work in chunks that stay in L1 between the cipher and the MAC.
 constexpr std::size_t chunk = 4096;
+
+// The trailing-tag opener joins the held-back bytes and pieces up to this
+// size into one AES-GCM call (see aead_opener::update).
+constexpr std::size_t small_piece = 512;
 
 // same_or_disjoint: the bytes written [out, out + out_n) and the bytes read
 // [in, in + in_n) either start at the same place or do not overlap.
@@ -58,13 +70,16 @@ aead_core::aead_core(aead_core&& other) noexcept
       alg(other.alg),
       phase(other.phase),
       format(other.format) {
+  if (is_aes_gcm(alg)) std::memcpy(&gcm, &other.gcm, sizeof gcm);
   other.wipe();
 }
 
 aead_core& aead_core::operator=(aead_core&& other) noexcept {
   if (this != &other) {
+    if (is_aes_gcm(alg) && !is_aes_gcm(other.alg)) gcm_wipe(gcm);  // the GCM keys this one held
     cipher = other.cipher;
     mac = std::move(other.mac);
+    if (is_aes_gcm(other.alg)) std::memcpy(&gcm, &other.gcm, sizeof gcm);
     aad_len = other.aad_len;
     text_len = other.text_len;
     max_text = other.max_text;
@@ -77,8 +92,12 @@ aead_core& aead_core::operator=(aead_core&& other) noexcept {
 }
 
 void aead_core::wipe() noexcept {
-  stream_wipe(cipher);
-  mac.wipe();
+  if (is_aes_gcm(alg)) {
+    gcm_wipe(gcm);
+  } else {
+    stream_wipe(cipher);
+    mac.wipe();
+  }
   aad_len = text_len = max_text = 0;
   phase = aead_phase::idle;
 }
@@ -88,6 +107,9 @@ result<void> aead_core::init(aead_algorithm a, std::span<const std::uint8_t> key
   const aead_properties& p = properties(a);
   if (key.size() != p.key_size) return crypto_errc::invalid_key;
   if (nonce.size() != p.nonce_size) return crypto_errc::invalid_nonce;
+  if (is_aes_gcm(a)) return init_gcm(a, key, nonce);
+  // A previous AES-GCM message's keys (an idle core holds none).
+  if (is_aes_gcm(alg) && phase != aead_phase::idle) wipe();
   // The cipher setup below wipes the stream state; mac.init replaces the MAC key.
   aad_len = text_len = 0;
   alg = a;
@@ -116,6 +138,9 @@ result<void> aead_core::init(aead_algorithm a, std::span<const std::uint8_t> key
     case aead_algorithm::xsalsa20_poly1305:
       r = salsa_setup(cipher, key, nonce, 20);
       break;
+    case aead_algorithm::aes128_gcm:
+    case aead_algorithm::aes256_gcm:
+      break;  // handled above
   }
   if (!r) return r;
 
@@ -131,16 +156,39 @@ result<void> aead_core::init(aead_algorithm a, std::span<const std::uint8_t> key
   return {};
 }
 
+result<void> aead_core::init_gcm(aead_algorithm a, std::span<const std::uint8_t> key,
+                                 std::span<const std::uint8_t> iv) noexcept {
+  const aead_properties& p = properties(a);
+  if (!is_aes_gcm(a) || key.size() != p.key_size) return crypto_errc::invalid_key;
+  // SP 800-38D 5.2.1.1: 1 <= len(IV) <= 2^64 - 1 bits.
+  if (iv.empty() || iv.size() > (std::size_t{1} << 61) - 1) return crypto_errc::invalid_nonce;
+  // A previous ChaCha-family message's stream cipher and MAC (an idle core holds none).
+  if (!is_aes_gcm(alg) && phase != aead_phase::idle) wipe();
+  aad_len = text_len = 0;
+  alg = a;
+  max_text = p.max_message_size;
+  format = aead_mac_format::rfc8439;  // unused by GCM
+  gcm_init(gcm, key, iv);
+  phase = aead_phase::aad;
+  return {};
+}
+
 void aead_core::add_aad(std::span<const std::uint8_t> aad) noexcept {
   SEALWIRE_EXPECTS(phase == aead_phase::aad);
   SEALWIRE_EXPECTS(format != aead_mac_format::secretbox || aad.empty());
-  mac.update(aad);
+  if (is_aes_gcm(alg)) {
+    gcm_hash(gcm, aad.data(), aad.size());
+  } else {
+    mac.update(aad);
+  }
   aad_len += aad.size();
 }
 
 void aead_core::begin_text() noexcept {
   if (phase == aead_phase::aad) {
-    if (format == aead_mac_format::rfc8439) {
+    if (is_aes_gcm(alg)) {
+      gcm_pad(gcm);  // SP 800-38D 7.1 step 5: A || 0^v
+    } else if (format == aead_mac_format::rfc8439) {
       mac.pad16();
     } else if (format == aead_mac_format::original) {
       std::uint8_t len[8];
@@ -153,7 +201,11 @@ void aead_core::begin_text() noexcept {
 
 void aead_core::crypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept {
   // Callers check the message limit first, so the counter cannot run out.
-  static_cast<void>(stream_xor(cipher, out, in, n));
+  if (is_aes_gcm(alg)) {
+    gcm_crypt(gcm, out, in, n);
+  } else {
+    static_cast<void>(stream_xor(cipher, out, in, n));
+  }
 }
 
 // first_chunk ends the first chunk on a keystream block boundary (secretbox's
@@ -164,6 +216,7 @@ static std::size_t first_chunk(const stream_state& cipher, std::size_t n) noexce
 }
 
 void aead_core::encrypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept {
+  if (is_aes_gcm(alg)) return gcm_encrypt(gcm, out, in, n);  // stitched in the kernels
   for (std::size_t c = first_chunk(cipher, n); n != 0; c = std::min(n, chunk)) {
     crypt(out, in, c);
     mac.update({out, c});
@@ -174,6 +227,7 @@ void aead_core::encrypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n
 }
 
 void aead_core::decrypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept {
+  if (is_aes_gcm(alg)) return gcm_decrypt(gcm, out, in, n);
   for (std::size_t c = first_chunk(cipher, n); n != 0; c = std::min(n, chunk)) {
     mac.update({in, c});  // before the (possibly in-place) decryption overwrites it
     crypt(out, in, c);
@@ -183,8 +237,25 @@ void aead_core::decrypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n
   }
 }
 
+void aead_core::authenticate(std::span<const std::uint8_t> ct) noexcept {
+  if (is_aes_gcm(alg)) {
+    gcm_hash(gcm, ct.data(), ct.size());
+  } else {
+    mac.update(ct);
+  }
+}
+
+std::string_view aead_core::provider() const noexcept {
+  return is_aes_gcm(alg) ? gcm_provider() : stream_provider(cipher.family);
+}
+
 void aead_core::compute_tag(std::span<std::uint8_t, aead_tag_size> tag) noexcept {
   begin_text();
+  if (is_aes_gcm(alg)) {
+    gcm_tag(gcm, aad_len, text_len, tag);
+    phase = aead_phase::done;
+    return;
+  }
   if (format == aead_mac_format::rfc8439) {
     // RFC 8439 2.8: pad the ciphertext, then the two lengths as 64-bit LE.
     mac.pad16();
@@ -229,7 +300,7 @@ void aead_sealer::finish(std::span<std::uint8_t, aead_tag_size> tag) noexcept {
   core_.wipe();
 }
 
-std::string_view aead_sealer::cipher_provider() const noexcept { return detail::stream_provider(core_.cipher.family); }
+std::string_view aead_sealer::cipher_provider() const noexcept { return core_.provider(); }
 
 // ---- opener --------------------------------------------------------------
 
@@ -304,9 +375,18 @@ result<std::size_t> aead_opener::update(std::span<std::uint8_t> out, std::span<c
   if (!in_place && in.size() >= aead_tag_size) {
     // The common case: every held byte is released and in's last 16 bytes
     // become the new held-back bytes; in is not modified, so copy them last.
-    core_.mac.update({held_, from_held});
-    core_.crypt(out.data(), held_, from_held);
-    core_.decrypt(out.data() + from_held, in.data(), from_in);
+    if (is_aes_gcm(core_.alg) && from_in <= small_piece) {
+      // Small pieces: one call over a contiguous copy. Each AES-GCM call
+      // finishes its partial block with a fresh keystream block and a GHASH
+      // block; for 100-byte pieces the second call cost more than the copy.
+      std::uint8_t joined[aead_tag_size + small_piece];
+      std::memcpy(joined, held_, from_held);
+      std::memcpy(joined + from_held, in.data(), from_in);
+      core_.decrypt(out.data(), joined, release);
+    } else {
+      core_.decrypt(out.data(), held_, from_held);
+      core_.decrypt(out.data() + from_held, in.data(), from_in);
+    }
     std::memcpy(held_, in.data() + in.size() - aead_tag_size, aead_tag_size);
     held_len_ = aead_tag_size;
     core_.text_len += release;
@@ -379,17 +459,15 @@ result<void> aead_opener::finish() noexcept {
   return r;
 }
 
-std::string_view aead_opener::cipher_provider() const noexcept { return detail::stream_provider(core_.cipher.family); }
+std::string_view aead_opener::cipher_provider() const noexcept { return core_.provider(); }
 
 // ---- one-shot ------------------------------------------------------------
 
-result<void> aead_seal_detached(aead_algorithm alg, std::span<std::uint8_t> ct, std::span<std::uint8_t, aead_tag_size> tag,
-                                std::span<const std::uint8_t> pt, std::span<const std::uint8_t> aad,
-                                std::span<const std::uint8_t> nonce, std::span<const std::uint8_t> key) noexcept {
-  if (!properties(alg).supports_aad && !aad.empty()) return crypto_errc::invalid_argument;
-  if (ct.size() < pt.size()) return crypto_errc::buffer_too_small;
-  detail::aead_core core;
-  if (auto r = core.init(alg, key, nonce); !r) return r;
+namespace {
+
+// seal_keyed and open_keyed run a keyed core over a whole message.
+result<void> seal_keyed(detail::aead_core& core, std::span<std::uint8_t> ct, std::span<std::uint8_t, aead_tag_size> tag,
+                        std::span<const std::uint8_t> pt, std::span<const std::uint8_t> aad) noexcept {
   SEALWIRE_EXPECTS(same_or_disjoint(ct.data(), pt.data(), pt.size()));
   SEALWIRE_EXPECTS(pt.size() <= core.max_text);
   core.add_aad(aad);
@@ -398,6 +476,46 @@ result<void> aead_seal_detached(aead_algorithm alg, std::span<std::uint8_t> ct, 
   core.text_len = pt.size();
   core.compute_tag(tag);
   return {};
+}
+
+result<void> open_keyed(detail::aead_core& core, std::span<std::uint8_t> out, std::span<const std::uint8_t> ct,
+                        std::span<const std::uint8_t> tag, std::span<const std::uint8_t> aad) noexcept {
+  SEALWIRE_EXPECTS(same_or_disjoint(out.data(), ct.data(), ct.size()));
+  core.add_aad(aad);
+  core.begin_text();
+  // Nothing is released unless the tag is right. The ChaCha family verifies
+  // first and decrypts after. AES-GCM decrypts into out while it hashes (its
+  // kernels run AES and GHASH side by side: one pass costs the larger of the
+  // two, two passes their sum) and wipes out before returning a failure.
+  const bool gcm = is_aes_gcm(core.alg);
+  if (gcm) {
+    core.decrypt(out.data(), ct.data(), ct.size());
+  } else {
+    core.authenticate(ct);
+  }
+  core.text_len = ct.size();
+  std::uint8_t computed[aead_tag_size];
+  core.compute_tag(computed);
+  const bool ok = ct::equal(computed, tag);
+  ct::wipe(computed, sizeof computed);
+  if (!ok) {
+    ct::wipe(out.first(ct.size()));
+    return crypto_errc::authentication_failed;
+  }
+  if (!gcm) core.crypt(out.data(), ct.data(), ct.size());
+  return {};
+}
+
+}  // namespace
+
+result<void> aead_seal_detached(aead_algorithm alg, std::span<std::uint8_t> ct, std::span<std::uint8_t, aead_tag_size> tag,
+                                std::span<const std::uint8_t> pt, std::span<const std::uint8_t> aad,
+                                std::span<const std::uint8_t> nonce, std::span<const std::uint8_t> key) noexcept {
+  if (!properties(alg).supports_aad && !aad.empty()) return crypto_errc::invalid_argument;
+  if (ct.size() < pt.size()) return crypto_errc::buffer_too_small;
+  detail::aead_core core;
+  if (auto r = core.init(alg, key, nonce); !r) return r;
+  return seal_keyed(core, ct, tag, pt, aad);
 }
 
 result<std::size_t> aead_seal(aead_algorithm alg, std::span<std::uint8_t> out, std::span<const std::uint8_t> pt,
@@ -421,23 +539,7 @@ result<void> aead_open_detached(aead_algorithm alg, std::span<std::uint8_t> out,
   if (ct.size() > p.max_message_size) return crypto_errc::message_too_long;
   detail::aead_core core;
   if (auto r = core.init(alg, key, nonce); !r) return r;
-  SEALWIRE_EXPECTS(same_or_disjoint(out.data(), ct.data(), ct.size()));
-
-  // Verify first, decrypt after: nothing is released unless the tag is right.
-  core.add_aad(aad);
-  core.begin_text();
-  core.mac.update(ct);
-  core.text_len = ct.size();
-  std::uint8_t computed[aead_tag_size];
-  core.compute_tag(computed);
-  const bool ok = ct::equal(computed, tag);
-  ct::wipe(computed, sizeof computed);
-  if (!ok) {
-    ct::wipe(out.first(ct.size()));
-    return crypto_errc::authentication_failed;
-  }
-  core.crypt(out.data(), ct.data(), ct.size());
-  return {};
+  return open_keyed(core, out, ct, tag, aad);
 }
 
 result<std::size_t> aead_open(aead_algorithm alg, std::span<std::uint8_t> out, std::span<const std::uint8_t> input,
@@ -451,5 +553,42 @@ result<std::size_t> aead_open(aead_algorithm alg, std::span<std::uint8_t> out, s
   if (auto r = aead_open_detached(alg, out, ct, tag, aad, nonce, key); !r) return r.error();
   return n;
 }
+
+// ---- AES-GCM with any IV length -------------------------------------------
+
+namespace {
+
+result<aead_algorithm> gcm_by_key(std::span<const std::uint8_t> key) noexcept {
+  if (key.size() == 16) return aead_algorithm::aes128_gcm;
+  if (key.size() == 32) return aead_algorithm::aes256_gcm;
+  return crypto_errc::invalid_key;
+}
+
+}  // namespace
+
+result<void> aes_gcm_seal_detached(std::span<std::uint8_t> ct, std::span<std::uint8_t, aead_tag_size> tag,
+                                   std::span<const std::uint8_t> pt, std::span<const std::uint8_t> aad,
+                                   std::span<const std::uint8_t> iv, std::span<const std::uint8_t> key) noexcept {
+  const auto alg = gcm_by_key(key);
+  if (!alg) return alg.error();
+  if (ct.size() < pt.size()) return crypto_errc::buffer_too_small;
+  detail::aead_core core;
+  if (auto r = core.init_gcm(*alg, key, iv); !r) return r;
+  return seal_keyed(core, ct, tag, pt, aad);
+}
+
+result<void> aes_gcm_open_detached(std::span<std::uint8_t> out, std::span<const std::uint8_t> ct,
+                                   std::span<const std::uint8_t> tag, std::span<const std::uint8_t> aad,
+                                   std::span<const std::uint8_t> iv, std::span<const std::uint8_t> key) noexcept {
+  const auto alg = gcm_by_key(key);
+  if (!alg) return alg.error();
+  if (out.size() < ct.size()) return crypto_errc::buffer_too_small;
+  if (ct.size() > properties(*alg).max_message_size) return crypto_errc::message_too_long;
+  detail::aead_core core;
+  if (auto r = core.init_gcm(*alg, key, iv); !r) return r;
+  return open_keyed(core, out, ct, tag, aad);
+}
+
+std::string_view aes_gcm_provider() noexcept { return detail::gcm_provider(); }
 
 }  // namespace sealwire::crypto

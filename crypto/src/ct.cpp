@@ -4,6 +4,10 @@
 
 #include <cstring>
 
+#if defined(SEALWIRE_VALGRIND_ANNOTATIONS)
+#include <valgrind/memcheck.h>
+#endif
+
 namespace sealwire::crypto::ct {
 namespace {
 
@@ -22,11 +26,30 @@ std::uint64_t diff_bits(const std::uint8_t* a, const std::uint8_t* b, std::size_
   return acc;
 }
 
+// verdict turns a mask's low bit into a bool that is public from here on.
+bool verdict(std::uint64_t mask) noexcept {
+  bool r = (mask & 1) != 0;
+  declassify(&r, sizeof r);
+  return r;
+}
+
 }  // namespace
+
+void declassify(const void* p, std::size_t n) noexcept {
+#if defined(SEALWIRE_VALGRIND_ANNOTATIONS)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wold-style-cast"
+  VALGRIND_MAKE_MEM_DEFINED(p, n);
+#pragma GCC diagnostic pop
+#else
+  static_cast<void>(p);
+  static_cast<void>(n);
+#endif
+}
 
 bool equal(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b) noexcept {
   if (a.size() != b.size()) return false;
-  return (mask_if_zero(diff_bits(a.data(), b.data(), a.size())) & 1) != 0;
+  return verdict(mask_if_zero(diff_bits(a.data(), b.data(), a.size())));
 }
 
 bool is_zero(std::span<const std::uint8_t> a) noexcept {
@@ -34,7 +57,7 @@ bool is_zero(std::span<const std::uint8_t> a) noexcept {
   std::size_t i = 0;
   for (; i + 8 <= a.size(); i += 8) acc |= load64(a.data() + i);
   for (; i < a.size(); ++i) acc |= a[i];
-  return (mask_if_zero(acc) & 1) != 0;
+  return verdict(mask_if_zero(acc));
 }
 
 void select(std::span<std::uint8_t> out, bool choose_a, std::span<const std::uint8_t> a,

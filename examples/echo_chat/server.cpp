@@ -137,8 +137,12 @@ class session : public std::enable_shared_from_this<session> {
     st_->handshakes.fetch_add(1, std::memory_order_relaxed);
     deadline_ = clock_type::now() + lim.idle_timeout;
     const auto* conn = stream_.native_handle();
+    const record::record_aead aead = conn->aead();
     spdlog::info("#{} handshake complete ({}, {})", id_,
-                 conn->aead() == record::record_aead::xchacha20_poly1305 ? "XChaCha20-Poly1305" : "ChaCha20-Poly1305",
+                 aead == record::record_aead::xchacha20_poly1305 ? "XChaCha20-Poly1305"
+                 : aead == record::record_aead::aes128_gcm       ? "AES-128-GCM"
+                 : aead == record::record_aead::aes256_gcm       ? "AES-256-GCM"
+                                                                 : "ChaCha20-Poly1305",
                  conn->peer_public_key().empty() ? "anonymous client" : "authenticated client");
 
     join();

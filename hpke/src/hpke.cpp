@@ -3,6 +3,7 @@
 // export (5.3).
 #include <sealwire/crypto/aead.hpp>
 #include <sealwire/crypto/ct.hpp>
+#include <sealwire/crypto/ecdh_nist.hpp>
 #include <sealwire/crypto/hkdf.hpp>
 #include <sealwire/crypto/random.hpp>
 #include <sealwire/crypto/x25519.hpp>
@@ -103,6 +104,8 @@ struct aead_desc {
 
 const aead_desc* find_aead(aead_id id) noexcept {
   static const aead_desc table[] = {
+      {aead_id::aes128_gcm, 16, 12, 16, crypto::aead_algorithm::aes128_gcm},
+      {aead_id::aes256_gcm, 32, 12, 16, crypto::aead_algorithm::aes256_gcm},
       {aead_id::chacha20_poly1305, 32, 12, 16, crypto::aead_algorithm::chacha20_poly1305},
       {aead_id::export_only, 0, 0, 0, crypto::aead_algorithm::chacha20_poly1305},
   };
@@ -118,9 +121,16 @@ struct kem_desc {
   kem_id id;
   kem_sizes sizes;
   kdf_id kdf;
-  // dh writes DH(sk, pk); zero_shared_secret or invalid_public_key on failure.
+  std::size_t ndh;  // the DH output length
+  // DeriveKeyPair's rejection-sampling mask for the first byte (RFC 9180
+  // 7.1.3); 0 for X25519/X448, whose every Nsk-byte string is a key.
+  std::uint8_t dkp_bitmask;
+  // dh writes DH(sk, pk); zero_shared_secret, invalid_public_key or
+  // invalid_private_key on failure.
   result<void> (*dh)(std::span<std::uint8_t> out, bytes_view sk, bytes_view pk) noexcept;
-  void (*public_of)(std::span<std::uint8_t> out, bytes_view sk) noexcept;
+  // public_of writes pk(sk) (SerializePublicKey); false when sk is not a
+  // valid private key (a NIST scalar outside [1, n-1]).
+  bool (*public_of)(std::span<std::uint8_t> out, bytes_view sk) noexcept;
 };
 
 template <class X>
@@ -129,19 +139,48 @@ kem_desc make_x_kem(kem_id id, std::size_t secret, kdf_id kdf) noexcept {
   return {id,
           {secret, n, n, n},
           kdf,
+          n,
+          0,
           [](std::span<std::uint8_t> out, bytes_view sk, bytes_view pk) noexcept -> result<void> {
             auto r = X::shared_secret(out.first<n>(), sk.first<n>(), pk);
             if (r) return {};
             return r.error() == crypto_errc::zero_shared_secret ? hpke_errc::zero_shared_secret
                                                                 : hpke_errc::invalid_public_key;
           },
-          [](std::span<std::uint8_t> out, bytes_view sk) noexcept { X::public_key(out.first<n>(), sk.first<n>()); }};
+          [](std::span<std::uint8_t> out, bytes_view sk) noexcept {
+            X::public_key(out.first<n>(), sk.first<n>());
+            return true;
+          }};
+}
+
+// DHKEM over a NIST curve (RFC 9180 7.1): uncompressed SEC 1 public keys
+// (7.1.1), big-endian scalars (7.1.2), the X coordinate as DH output.
+template <class E>
+kem_desc make_nist_kem(kem_id id, std::size_t secret, kdf_id kdf, std::uint8_t bitmask) noexcept {
+  constexpr std::size_t npk = E::point_size, nsk = E::scalar_size;
+  return {id,
+          {secret, npk, npk, nsk},
+          kdf,
+          E::secret_size,
+          bitmask,
+          [](std::span<std::uint8_t> out, bytes_view sk, bytes_view pk) noexcept -> result<void> {
+            auto r = E::shared_secret(out.first<E::secret_size>(), sk.first<nsk>(), pk);
+            if (r) return {};
+            return r.error() == crypto_errc::invalid_key ? hpke_errc::invalid_private_key
+                                                         : hpke_errc::invalid_public_key;
+          },
+          [](std::span<std::uint8_t> out, bytes_view sk) noexcept {
+            return E::public_key(out.first<npk>(), sk.first<nsk>()).has_value();
+          }};
 }
 
 const kem_desc* find_kem(kem_id id) noexcept {
   static const kem_desc table[] = {
       make_x_kem<crypto::x25519>(kem_id::x25519, 32, kdf_id::hkdf_sha256),
       make_x_kem<crypto::x448>(kem_id::x448, 64, kdf_id::hkdf_sha512),
+      make_nist_kem<crypto::p256>(kem_id::p256, 32, kdf_id::hkdf_sha256, 0xff),
+      make_nist_kem<crypto::p384>(kem_id::p384, 48, kdf_id::hkdf_sha384, 0xff),
+      make_nist_kem<crypto::p521>(kem_id::p521, 64, kdf_id::hkdf_sha512, 0x01),
   };
   for (const auto& k : table) {
     if (k.id == id) return &k;
@@ -174,8 +213,11 @@ struct hpke_suite_id {
   bytes_view view() const noexcept { return b; }
 };
 
-// DeriveKeyPair (RFC 9180 7.1.3) for X25519 and X448: sk is the expanded
-// bytes as they are (the X function clamps when it uses them).
+// DeriveKeyPair (RFC 9180 7.1.3). X25519 and X448: sk is the expanded bytes
+// as they are (the X function clamps when it uses them). P-256, P-384,
+// P-521: candidates LabeledExpand(dkp_prk, "candidate", I2OSP(counter, 1),
+// Nsk) with the first byte masked, the first in [1, n-1] taken; none in 256
+// tries is DeriveKeyPairError.
 result<key_pair> derive(const kem_desc& kem, bytes_view ikm) noexcept {
   const kdf_desc& kdf = kdf_of(kem.kdf);
   const kem_suite_id sid(kem.id);
@@ -183,12 +225,23 @@ result<key_pair> derive(const kem_desc& kem, bytes_view ikm) noexcept {
   labeled_extract(kdf, sid.view(), prk, {}, "dkp_prk", ikm);
   key_pair kp;
   auto sk = key_access::raw(kp.priv).first(kem.sizes.private_key);
-  static_cast<void>(labeled_expand(kdf, sid.view(), sk, bytes_view(prk, kdf.nh), "sk", {}));
+  bool found = false;
+  if (kem.dkp_bitmask == 0) {
+    static_cast<void>(labeled_expand(kdf, sid.view(), sk, bytes_view(prk, kdf.nh), "sk", {}));
+    found = kem.public_of(key_access::raw(kp.pub), sk);
+  } else {
+    for (unsigned counter = 0; counter <= 255 && !found; ++counter) {
+      const std::uint8_t c = static_cast<std::uint8_t>(counter);
+      static_cast<void>(labeled_expand(kdf, sid.view(), sk, bytes_view(prk, kdf.nh), "candidate", bytes_view(&c, 1)));
+      sk[0] &= kem.dkp_bitmask;
+      found = kem.public_of(key_access::raw(kp.pub), sk);  // only the verdict on the candidate is public
+    }
+  }
+  crypto::ct::wipe(prk, sizeof prk);
+  if (!found) return hpke_errc::derive_key_pair_failed;  // kp wipes its key
   key_access::set_size(kp.priv, kem.sizes.private_key);
-  kem.public_of(key_access::raw(kp.pub), sk);
   key_access::set_size(kp.pub, kem.sizes.public_key);
   key_access::set_public(kp.priv, kp.pub);
-  crypto::ct::wipe(prk, sizeof prk);
   return kp;
 }
 
@@ -218,7 +271,7 @@ result<void> encap(const kem_desc& kem, std::span<std::uint8_t> shared, public_k
   result<key_pair> eph = ikm_e.empty() ? generate_key_pair(kem.id) : derive(kem, ikm_e);
   if (!eph) return eph.error();
   std::uint8_t dh[2 * 66];
-  const std::size_t n = kem.sizes.public_key;  // DH output length equals Npk for X25519/X448
+  const std::size_t n = kem.ndh;
   if (auto r = kem.dh(std::span(dh).first(n), eph->priv.bytes(), pkR.bytes()); !r) return r;
   std::size_t dh_len = n;
   public_key pkS;
@@ -244,7 +297,7 @@ result<void> encap(const kem_desc& kem, std::span<std::uint8_t> shared, public_k
 result<void> decap(const kem_desc& kem, std::span<std::uint8_t> shared, bytes_view enc, const private_key& skR,
                    const public_key* pkS) noexcept {
   if (enc.size() != kem.sizes.enc) return hpke_errc::invalid_encapsulation;
-  const std::size_t n = kem.sizes.public_key;
+  const std::size_t n = kem.ndh;
   std::uint8_t dh[2 * 66];
   if (auto r = kem.dh(std::span(dh).first(n), skR.bytes(), enc); !r) {
     return r.error() == hpke_errc::invalid_public_key ? hpke_errc::invalid_encapsulation : r.error();
@@ -363,7 +416,7 @@ result<private_key> private_key::from(kem_id kem, std::span<const std::uint8_t> 
   private_key sk;
   std::memcpy(sk.data_.data(), bytes.data(), bytes.size());
   sk.size_ = bytes.size();
-  k->public_of(key_access::raw(sk.public_), sk.bytes());
+  if (!k->public_of(key_access::raw(sk.public_), sk.bytes())) return hpke_errc::invalid_private_key;
   key_access::set_size(sk.public_, k->sizes.public_key);
   return sk;
 }
@@ -443,6 +496,9 @@ result<void> context::next_nonce(std::span<std::uint8_t, 12> nonce) const noexce
   // base_nonce XOR I2OSP(seq, Nn): the sequence number, big-endian, right-aligned.
   for (int i = 0; i < 8; ++i) nonce[11 - static_cast<std::size_t>(i)] ^= static_cast<std::uint8_t>(seq_.low >> (8 * i));
   for (int i = 0; i < 4; ++i) nonce[3 - static_cast<std::size_t>(i)] ^= static_cast<std::uint8_t>(seq_.high >> (8 * i));
+  // The nonce comes from the key schedule but, as in any AEAD, it need not be
+  // secret: the stream cipher's block counter may branch on it (docs/security.md).
+  crypto::ct::declassify(nonce.data(), nonce.size());
   return {};
 }
 

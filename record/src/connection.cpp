@@ -84,15 +84,22 @@ constexpr std::string_view export_ss2 = "sealwire v1 ss2";
 constexpr std::size_t max_list = 16;  // versions and AEADs offered
 
 crypto::aead_algorithm algorithm_of(record_aead a) noexcept {
-  return a == record_aead::xchacha20_poly1305 ? crypto::aead_algorithm::xchacha20_poly1305
-                                              : crypto::aead_algorithm::chacha20_poly1305;
+  switch (a) {
+    case record_aead::aes128_gcm: return crypto::aead_algorithm::aes128_gcm;
+    case record_aead::aes256_gcm: return crypto::aead_algorithm::aes256_gcm;
+    case record_aead::xchacha20_poly1305: return crypto::aead_algorithm::xchacha20_poly1305;
+    case record_aead::chacha20_poly1305: break;
+  }
+  return crypto::aead_algorithm::chacha20_poly1305;
 }
 
-std::size_t nonce_size_of(record_aead a) noexcept { return a == record_aead::xchacha20_poly1305 ? 24 : 12; }
+std::size_t nonce_size_of(record_aead a) noexcept { return crypto::properties(algorithm_of(a)).nonce_size; }
+std::size_t key_size_of(record_aead a) noexcept { return crypto::properties(algorithm_of(a)).key_size; }
 
 bool known_aead(unsigned id) noexcept {
   return id == static_cast<unsigned>(record_aead::chacha20_poly1305) ||
-         id == static_cast<unsigned>(record_aead::xchacha20_poly1305);
+         id == static_cast<unsigned>(record_aead::xchacha20_poly1305) ||
+         id == static_cast<unsigned>(record_aead::aes128_gcm) || id == static_cast<unsigned>(record_aead::aes256_gcm);
 }
 
 bool known_kdf(hpke::kdf_id k) noexcept {
@@ -101,9 +108,7 @@ bool known_kdf(hpke::kdf_id k) noexcept {
 
 bool known_kem(hpke::kem_id k) noexcept { return k == hpke::kem_id::x25519 || k == hpke::kem_id::x448; }
 
-const char* aead_name(record_aead a) noexcept {
-  return a == record_aead::xchacha20_poly1305 ? "XChaCha20-Poly1305" : "ChaCha20-Poly1305";
-}
+const char* aead_name(record_aead a) noexcept { return crypto::properties(algorithm_of(a)).name.data(); }
 
 const char* role_name(role r) noexcept { return r == role::client ? "client" : "server"; }
 
@@ -126,7 +131,7 @@ result<void> check_limits(const limits& l) noexcept {
 // direction keys from a traffic secret (docs/protocol.md 3.3).
 void derive_keys(detail::direction_keys& d) noexcept {
   const bytes_view secret = d.secret.span().first(d.nh);
-  detail::expand_label(d.kdf, d.key.span(), secret, "key", {});
+  detail::expand_label(d.kdf, d.key.span().first(d.key_size), secret, "key", {});
   detail::expand_label(d.kdf, d.iv.span().first(d.nonce_size), secret, "iv", {});
   d.seq = 0;
 }
@@ -142,6 +147,9 @@ void make_nonce(const detail::direction_keys& d, std::uint8_t* nonce) noexcept {
   std::memcpy(nonce, d.iv.span().data(), d.nonce_size);
   std::uint8_t* tail = nonce + d.nonce_size - 8;
   for (int i = 0; i < 8; ++i) tail[i] ^= static_cast<std::uint8_t>(d.seq >> (56 - 8 * i));
+  // Derived from a traffic secret, but an AEAD nonce need not be secret: the
+  // stream cipher's block counter may branch on it (docs/security.md).
+  crypto::ct::declassify(nonce, d.nonce_size);
 }
 
 }  // namespace
@@ -349,6 +357,7 @@ void connection::install_traffic_keys(bytes_view th2) noexcept {
     d->kdf = kdf;
     d->alg = algorithm_of(aead_);
     d->nonce_size = nonce_size_of(aead_);
+    d->key_size = key_size_of(aead_);
   }
   detail::direction_keys& c2s = role_ == role::client ? tx_ : rx_;
   detail::direction_keys& s2c = role_ == role::client ? rx_ : tx_;
@@ -608,7 +617,7 @@ result<bool> connection::start_protected_record() noexcept {
   if (rx_.seq == std::numeric_limits<std::uint64_t>::max()) return fail(record_errc::sequence_exhausted);
   std::uint8_t nonce[24];
   make_nonce(rx_, nonce);
-  const auto ok = opener_.init(rx_.alg, rx_.key.span(), bytes_view(nonce, rx_.nonce_size));
+  const auto ok = opener_.init(rx_.alg, rx_.key.span().first(rx_.key_size), bytes_view(nonce, rx_.nonce_size));
   crypto::ct::wipe(nonce, sizeof nonce);
   if (!ok) return fail(record_errc::bad_state);
   opener_.aad(header_);
@@ -774,7 +783,7 @@ result<std::size_t> connection::seal_record(std::uint8_t* out, std::uint8_t type
   std::uint8_t nonce[24];
   make_nonce(tx_, nonce);
   crypto::aead_sealer sealer;
-  const auto ok = sealer.init(tx_.alg, tx_.key.span(), bytes_view(nonce, tx_.nonce_size));
+  const auto ok = sealer.init(tx_.alg, tx_.key.span().first(tx_.key_size), bytes_view(nonce, tx_.nonce_size));
   crypto::ct::wipe(nonce, sizeof nonce);
   if (!ok) return set_failure(record_errc::bad_state);
   sealer.aad(bytes_view(out, record_header_size));
@@ -812,15 +821,30 @@ result<std::size_t> connection::seal_record(std::uint8_t* out, std::uint8_t type
   return record_header_size + body;
 }
 
+namespace {
+
+// key_update_limit is the number of records one key seals before an
+// automatic update: key_update_after, except that an AES-GCM key never
+// protects more than 2^24 records (about 2^24.5 full-size records keep the
+// distinguishing advantage below 2^-57, RFC 8446 5.5), even when automatic
+// updates are otherwise off. docs/security.md.
+std::uint64_t key_update_limit(const limits& l, crypto::aead_algorithm alg) noexcept {
+  constexpr std::uint64_t gcm_cap = std::uint64_t{1} << 24;
+  if (!crypto::is_aes_gcm(alg)) return l.key_update_after;
+  return l.key_update_after == 0 ? gcm_cap : std::min(l.key_update_after, gcm_cap);
+}
+
+}  // namespace
+
 // seal_records seals as much of `data` as fits in `room` bytes at out,
-// updating keys automatically before key_update_after records.
+// updating keys automatically before key_update_limit records.
 result<seal_result> connection::seal_records(std::uint8_t* out, std::size_t room, std::span<const bytes_view> data) noexcept {
   std::size_t total = 0;
   for (const bytes_view piece : data) total += piece.size();
   seal_result res;
+  const std::uint64_t update_after = key_update_limit(limits_, tx_.alg);
   while (res.consumed < total) {
-    const bool update =
-        limits_.key_update_after != 0 && tx_.seq >= limits_.key_update_after - 1;
+    const bool update = update_after != 0 && tx_.seq >= update_after - 1;
     const std::size_t ku = update ? record_overhead : 0;
     if (room < ku + record_overhead + 1) break;
     // The largest content whose record fits in what is left.

@@ -4,6 +4,7 @@
 #include <sealwire/crypto/aead.hpp>
 #include <sealwire/crypto/poly1305.hpp>
 
+#include "aead_helpers.hpp"
 #include "formats.hpp"
 #include "vectors.hpp"
 
@@ -19,36 +20,7 @@ namespace {
 class Aead : public test::cpu_level_test {};
 SEALWIRE_INSTANTIATE_CPU_LEVELS(Aead);
 
-struct sealed {
-  bytes ct, tag;
-};
-
-result<sealed> seal(aead_algorithm alg, const bytes& key, const bytes& nonce, const bytes& aad, const bytes& pt) {
-  sealed s{bytes(pt.size()), bytes(16)};
-  auto r = crypto::aead_seal_detached(alg, s.ct, std::span<std::uint8_t, 16>(s.tag.data(), 16), pt, aad, nonce, key);
-  if (!r) return r.error();
-  return s;
-}
-
-result<bytes> open(aead_algorithm alg, const bytes& key, const bytes& nonce, const bytes& aad, const bytes& ct,
-                   const bytes& tag) {
-  bytes pt(ct.size());
-  auto r = crypto::aead_open_detached(alg, pt, ct, tag, aad, nonce, key);
-  if (!r) return r.error();
-  return pt;
-}
-
-// check_case seals and opens one known answer both ways.
-void check_case(aead_algorithm alg, const bytes& key, const bytes& nonce, const bytes& aad, const bytes& pt,
-                const bytes& ct, const bytes& tag, const std::string& where) {
-  const auto s = seal(alg, key, nonce, aad, pt);
-  ASSERT_TRUE(s) << where << ": " << s.error().message();
-  EXPECT_EQ(test::to_hex(s->ct), test::to_hex(ct)) << where;
-  EXPECT_EQ(test::to_hex(s->tag), test::to_hex(tag)) << where;
-  const auto o = open(alg, key, nonce, aad, ct, tag);
-  ASSERT_TRUE(o) << where;
-  EXPECT_EQ(*o, pt) << where;
-}
+using test::check_aead_case;
 
 aead_algorithm by_nonce_size(std::size_t n) {
   return n == 8 ? aead_algorithm::chacha20_poly1305_original
@@ -63,7 +35,7 @@ TEST_P(Aead, Rfc8439Section282) {
   const bytes pt = test::to_bytes(
       "Ladies and Gentlemen of the class of '99: If I could offer you only one tip for the future, sunscreen would be "
       "it.");
-  check_case(aead_algorithm::chacha20_poly1305, hex("808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"),
+  check_aead_case(aead_algorithm::chacha20_poly1305, hex("808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"),
              hex("070000004041424344454647"), hex("50515253c0c1c2c3c4c5c6c7"), pt,
              hex("d31a8d34648e60db7b86afbc53ef7ec2a4aded51296e08fea9e2b5a736ee62d63dbea45e8ca9671282fafb69da92728b1a71de0a"
                  "9e060b2905d6a5b67ecd3b3692ddbd7f2d778b8c9803aee328091b58fab324e4fad675945585808b4831d7bc3ff4def08e4b7a9d"
@@ -75,7 +47,7 @@ TEST_P(Aead, XChaChaDraftA31) {
   const bytes pt = test::to_bytes(
       "Ladies and Gentlemen of the class of '99: If I could offer you only one tip for the future, sunscreen would be "
       "it.");
-  check_case(aead_algorithm::xchacha20_poly1305, hex("808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"),
+  check_aead_case(aead_algorithm::xchacha20_poly1305, hex("808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"),
              hex("404142434445464748494a4b4c4d4e4f5051525354555657"), hex("50515253c0c1c2c3c4c5c6c7"), pt,
              hex("bd6d179d3e83d43b9576579493c0e939572a1700252bfaccbed2902c21396cbb731c7f1b0b4aa6440bf3a82f4eda7e39ae64c670"
                  "8c54c216cb96b72e1213b4522f8c9ba40db5d945b11b69b982c1bb9e3f3fac2bc369488f76b2383565d3fff921f9664c97637da9"
@@ -91,7 +63,7 @@ TEST_P(Aead, Rfc8439File) {
   int n = 0;
   for (const auto& c : j["aead_chacha20_poly1305"]) {
     auto h = [&](const char* k) { return hex(c[k].get<std::string>()); };
-    check_case(aead_algorithm::chacha20_poly1305, h("key"), h("nonce"), h("aad"), h("plaintext"), h("ciphertext"),
+    check_aead_case(aead_algorithm::chacha20_poly1305, h("key"), h("nonce"), h("aad"), h("plaintext"), h("ciphertext"),
                h("tag"), c["section"].get<std::string>());
     // The construction's exact MAC input, authenticated with the one-time key.
     std::uint8_t tag[16];
@@ -108,7 +80,7 @@ TEST_P(Aead, XChaChaDraftFile) {
   const auto j = test::load_json(path);
   for (const auto& c : j["aead_xchacha20_poly1305"]) {
     auto h = [&](const char* k) { return hex(c[k].get<std::string>()); };
-    check_case(aead_algorithm::xchacha20_poly1305, h("key"), h("nonce"), h("aad"), h("plaintext"), h("ciphertext"),
+    check_aead_case(aead_algorithm::xchacha20_poly1305, h("key"), h("nonce"), h("aad"), h("plaintext"), h("ciphertext"),
                h("tag"), c["section"].get<std::string>());
   }
 }
@@ -121,7 +93,7 @@ TEST_P(Aead, CryptoppFile) {
     const std::string name = t.fields.at("Name");
     const aead_algorithm alg =
         name == "ChaCha20/Poly1305" ? aead_algorithm::chacha20_poly1305 : aead_algorithm::xchacha20_poly1305;
-    check_case(alg, t.data("Key"), t.data("IV"), t.data("Header"), t.data("Plaintext"), t.data("Ciphertext"),
+    check_aead_case(alg, t.data("Key"), t.data("IV"), t.data("Header"), t.data("Plaintext"), t.data("Ciphertext"),
                t.data("MAC"), "line " + std::to_string(t.line));
     ++count[name];
   }
@@ -136,7 +108,7 @@ TEST_P(Aead, BotanFileAllNonceSizes) {
     const bytes nonce = e.get("Nonce"), out = e.get("Out");
     ASSERT_GE(out.size(), 16u);
     const bytes ct(out.begin(), out.end() - 16), tag(out.end() - 16, out.end());
-    check_case(by_nonce_size(nonce.size()), e.get("Key"), nonce, e.get("AD"), e.get("In"), ct, tag,
+    check_aead_case(by_nonce_size(nonce.size()), e.get("Key"), nonce, e.get("AD"), e.get("In"), ct, tag,
                "line " + std::to_string(e.line));
     ++by_nonce[nonce.size()];
   }
@@ -161,11 +133,11 @@ TEST_P(Aead, Wycheproof) {
         auto h = [&](const char* k) { return hex(t[k].get<std::string>()); };
         const bytes key = h("key"), iv = h("iv"), aad = h("aad"), msg = h("msg"), ct = h("ct"), tag = h("tag");
         const std::string result = t["result"];
-        const auto opened = open(alg, key, iv, aad, ct, tag);
+        const auto opened = test::open_detached(alg, key, iv, aad, ct, tag);
         if (result == "valid") {
           ASSERT_TRUE(opened) << file << " tcId " << t["tcId"];
           EXPECT_EQ(*opened, msg) << file << " tcId " << t["tcId"];
-          const auto s = seal(alg, key, iv, aad, msg);
+          const auto s = test::seal_detached(alg, key, iv, aad, msg);
           ASSERT_TRUE(s);
           EXPECT_EQ(s->ct, ct);
           EXPECT_EQ(s->tag, tag);

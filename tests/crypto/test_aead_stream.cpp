@@ -23,7 +23,8 @@ namespace {
 
 constexpr aead_algorithm all_algorithms[] = {aead_algorithm::chacha20_poly1305, aead_algorithm::xchacha20_poly1305,
                                              aead_algorithm::xsalsa20_poly1305,
-                                             aead_algorithm::chacha20_poly1305_original};
+                                             aead_algorithm::chacha20_poly1305_original,
+                                             aead_algorithm::aes128_gcm, aead_algorithm::aes256_gcm};
 
 // Message lengths around the 16-byte MAC block, the 64-byte cipher block and
 // the 16-byte held-back tag.
@@ -352,7 +353,8 @@ TEST_P(AeadStream, FailureIsStickyAndWipes) {
 
 TEST_P(AeadStream, MessageLimitIsAnErrorForTheOpener) {
   test::seeded_random rng(67);
-  for (aead_algorithm alg : {aead_algorithm::chacha20_poly1305, aead_algorithm::xchacha20_poly1305}) {
+  for (aead_algorithm alg : {aead_algorithm::chacha20_poly1305, aead_algorithm::xchacha20_poly1305,
+                             aead_algorithm::aes128_gcm, aead_algorithm::aes256_gcm}) {
     const setup s = make_setup(alg, rng);
     const std::uint64_t max = crypto::properties(alg).max_message_size;
     crypto::aead_opener o;

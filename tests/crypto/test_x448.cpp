@@ -4,6 +4,7 @@
 #include <sealwire/crypto/ct.hpp>
 #include <sealwire/crypto/x448.hpp>
 
+#include "oracles.hpp"
 #include "vectors.hpp"
 
 #include <openssl/evp.h>
@@ -46,30 +47,8 @@ bool has_flag(const nlohmann::json& c, std::string_view flag) {
 }
 
 // OpenSSL's X448, through EVP with raw keys.
-bytes openssl_public(const bytes& priv) {
-  EVP_PKEY* k = EVP_PKEY_new_raw_private_key(EVP_PKEY_X448, nullptr, priv.data(), priv.size());
-  EXPECT_NE(k, nullptr);
-  bytes pub(56);
-  std::size_t n = pub.size();
-  EXPECT_EQ(EVP_PKEY_get_raw_public_key(k, pub.data(), &n), 1);
-  EXPECT_EQ(n, 56u);
-  EVP_PKEY_free(k);
-  return pub;
-}
-
 std::optional<bytes> openssl_derive(const bytes& priv, const bytes& peer) {
-  EVP_PKEY* k = EVP_PKEY_new_raw_private_key(EVP_PKEY_X448, nullptr, priv.data(), priv.size());
-  EVP_PKEY* p = EVP_PKEY_new_raw_public_key(EVP_PKEY_X448, nullptr, peer.data(), peer.size());
-  EVP_PKEY_CTX* ctx = EVP_PKEY_CTX_new(k, nullptr);
-  bytes out(56);
-  std::size_t n = out.size();
-  const bool ok = k != nullptr && p != nullptr && ctx != nullptr && EVP_PKEY_derive_init(ctx) == 1 &&
-                  EVP_PKEY_derive_set_peer(ctx, p) == 1 && EVP_PKEY_derive(ctx, out.data(), &n) == 1 && n == 56;
-  EVP_PKEY_CTX_free(ctx);
-  EVP_PKEY_free(p);
-  EVP_PKEY_free(k);
-  if (!ok) return std::nullopt;
-  return out;
+  return test::oracle::evp_raw_derive(EVP_PKEY_X448, priv, peer);
 }
 
 class failing_source final : public crypto::random_source {
@@ -210,8 +189,8 @@ TEST(X448, DifferentialAgainstOpenSsl) {
   for (int i = 0; i < 300; ++i) {
     const bytes a = rng.fill(56), b = rng.fill(56);
     const std::string a_pub = public_hex(a), b_pub = public_hex(b);
-    ASSERT_EQ(a_pub, test::to_hex(openssl_public(a))) << i;
-    ASSERT_EQ(b_pub, test::to_hex(openssl_public(b))) << i;
+    ASSERT_EQ(a_pub, test::to_hex(*test::oracle::evp_raw_public(EVP_PKEY_X448, a))) << i;
+    ASSERT_EQ(b_pub, test::to_hex(*test::oracle::evp_raw_public(EVP_PKEY_X448, b))) << i;
     const std::string k = x448_hex(a, hex(b_pub));
     EXPECT_EQ(x448_hex(b, hex(a_pub)), k) << i;
     const auto theirs = openssl_derive(a, hex(b_pub));

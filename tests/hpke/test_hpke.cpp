@@ -86,7 +86,8 @@ TEST(HpkeVectors, EveryBuiltInSuiteOfTheOfficialFile) {
     for (const context* c : {static_cast<const context*>(&sender->context), static_cast<const context*>(&*recipient)}) {
       EXPECT_EQ(h(detail::context_test_access::exporter_secret(*c, nh)), j["exporter_secret"].get<std::string>());
       if (s.aead != aead_id::export_only) {
-        EXPECT_EQ(h(detail::context_test_access::key(*c, 32)), j["key"].get<std::string>());
+        const std::size_t nk = j["key"].get<std::string>().size() / 2;  // Nk: 16 for AES-128-GCM
+        EXPECT_EQ(h(detail::context_test_access::key(*c, nk)), j["key"].get<std::string>());
         EXPECT_EQ(h(detail::context_test_access::base_nonce(*c)), j["base_nonce"].get<std::string>());
       }
     }
@@ -137,7 +138,7 @@ TEST(HpkeVectors, EveryBuiltInSuiteOfTheOfficialFile) {
   std::printf("HPKE vectors: %d cases checked (%d encryptions, %d exports), %d skipped because their suite is not built "
               "in yet\n",
               checked, encryptions, exports, skipped);
-  EXPECT_EQ(checked, 32);
+  EXPECT_EQ(checked, 128);  // every suite of the file: all KEMs with AES-GCM, ChaCha20-Poly1305 and export-only
   EXPECT_EQ(checked + skipped, 128);
 }
 
@@ -258,13 +259,13 @@ TEST(HpkeNegative, InvalidKeysAndEncapsulations) {
 
 TEST(HpkeNegative, UnsupportedSuitesAreNamed) {
   fixture f;
-  for (const suite& s : {suite{kem_id::p256, kdf_id::hkdf_sha256, aead_id::chacha20_poly1305},
-                         suite{kem_id::x25519, kdf_id::hkdf_sha256, aead_id::aes128_gcm},
+  for (const suite& s : {suite{static_cast<kem_id>(0x0013), kdf_id::hkdf_sha256, aead_id::chacha20_poly1305},
+                         suite{kem_id::x25519, kdf_id::hkdf_sha256, static_cast<aead_id>(0x0004)},
                          suite{kem_id::x25519, static_cast<kdf_id>(9), aead_id::chacha20_poly1305}}) {
     EXPECT_EQ(check_suite(s).error(), hpke_errc::unsupported_suite);
     EXPECT_EQ(setup_sender(s, f.r.pub).error(), hpke_errc::unsupported_suite);
   }
-  EXPECT_EQ(kem_info(kem_id::p521).error(), hpke_errc::unsupported_suite);
+  EXPECT_EQ(kem_info(static_cast<kem_id>(0x0013)).error(), hpke_errc::unsupported_suite);
   EXPECT_EQ(kem_info(kem_id::x448)->enc, 56u);
 }
 

@@ -82,7 +82,11 @@ std::string suite_name(const ::testing::TestParamInfo<suite_param>& info) {
   const bool auth = std::get<3>(info.param);
   return std::string(kem == hpke::kem_id::x25519 ? "X25519" : "X448") + "_SHA" +
          (kdf == hpke::kdf_id::hkdf_sha256 ? "256" : kdf == hpke::kdf_id::hkdf_sha384 ? "384" : "512") +
-         (aead == record_aead::chacha20_poly1305 ? "_ChaCha" : "_XChaCha") + (auth ? "_ClientAuth" : "_NoAuth");
+         (aead == record_aead::chacha20_poly1305    ? "_ChaCha"
+          : aead == record_aead::xchacha20_poly1305 ? "_XChaCha"
+          : aead == record_aead::aes128_gcm         ? "_AES128GCM"
+                                                    : "_AES256GCM") +
+         (auth ? "_ClientAuth" : "_NoAuth");
 }
 
 INSTANTIATE_TEST_SUITE_P(All, RecordSuites,
@@ -90,7 +94,8 @@ INSTANTIATE_TEST_SUITE_P(All, RecordSuites,
                                             ::testing::Values(hpke::kdf_id::hkdf_sha256, hpke::kdf_id::hkdf_sha384,
                                                               hpke::kdf_id::hkdf_sha512),
                                             ::testing::Values(record_aead::chacha20_poly1305,
-                                                              record_aead::xchacha20_poly1305),
+                                                              record_aead::xchacha20_poly1305, record_aead::aes128_gcm,
+                                                              record_aead::aes256_gcm),
                                             ::testing::Bool()),
                          suite_name);
 
@@ -654,6 +659,30 @@ TEST(RecordLimits, AutomaticKeyUpdateBeforeTheSoftLimit) {
   ASSERT_FALSE(deliver(q.server, wire, whole(), &got));
   EXPECT_EQ(got, to_bytes("ab"));
   EXPECT_EQ(hook::receive_sequence(q.server), 1u);
+}
+
+TEST(RecordLimits, AesGcmUpdatesItsKeyEvery2To24RecordsWhateverTheSetting) {
+  auto key = make_key(hpke::kem_id::x25519);
+  for (const std::uint64_t setting : {std::uint64_t{0}, std::uint64_t{1} << 32}) {
+    for (const auto aead : {record_aead::aes128_gcm, record_aead::chacha20_poly1305}) {
+      auto cc = client_cfg(*key);
+      cc->aeads = {aead};
+      cc->limits.key_update_after = setting;
+      auto p = connected(cc, server_cfg(key));
+      ASSERT_EQ(p.client.aead(), aead);
+      const std::uint64_t start = (std::uint64_t{1} << 24) - 2;
+      hook::set_send_sequence(p.client, start);
+      hook::set_receive_sequence(p.server, start);
+      bytes wire, got;
+      write_all(p.client, to_bytes("a"), wire);
+      write_all(p.client, to_bytes("b"), wire);
+      const bool gcm = aead == record_aead::aes128_gcm;
+      // GCM: a key update at 2^24 - 1, then "b" at seq 0 of the new key.
+      EXPECT_EQ(hook::send_sequence(p.client), gcm ? 1u : start + 2) << setting;
+      ASSERT_FALSE(deliver(p.server, wire, whole(), &got));
+      EXPECT_EQ(got, to_bytes("ab"));
+    }
+  }
 }
 
 TEST(RecordLimits, SequenceExhaustion) {

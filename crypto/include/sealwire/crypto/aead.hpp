@@ -1,9 +1,10 @@
-// The ChaCha20-Poly1305 family of AEADs behind one interface: one-shot seal
-// and open (attached or detached tag), an incremental sealer, and an
+// The ChaCha20-Poly1305 family and AES-GCM behind one interface: one-shot
+// seal and open (attached or detached tag), an incremental sealer, and an
 // incremental opener that either takes the tag at finish or holds back the
 // last 16 bytes of the stream as the tag.
 #pragma once
 
+#include <sealwire/crypto/gcm_state.hpp>
 #include <sealwire/crypto/poly1305.hpp>
 #include <sealwire/crypto/result.hpp>
 #include <sealwire/crypto/stream_cipher.hpp>
@@ -22,7 +23,14 @@ enum class aead_algorithm : std::uint8_t {
   xsalsa20_poly1305,   // NaCl crypto_secretbox: 192-bit nonce, no associated data
   chacha20_poly1305_original,  // draft-agl-tls-chacha20poly1305 / libsodium's
                                // crypto_aead_chacha20poly1305: 64-bit nonce
+  aes128_gcm,  // NIST SP 800-38D with AES-128: 96-bit nonce (other IV lengths: aes_gcm.hpp)
+  aes256_gcm,  // NIST SP 800-38D with AES-256: 96-bit nonce
 };
+
+// is_aes_gcm reports whether alg is one of the AES-GCM algorithms.
+[[nodiscard]] constexpr bool is_aes_gcm(aead_algorithm alg) noexcept {
+  return alg == aead_algorithm::aes128_gcm || alg == aead_algorithm::aes256_gcm;
+}
 
 // aead_properties describes an algorithm's sizes and layout.
 struct aead_properties {
@@ -60,9 +68,12 @@ inline constexpr std::size_t aead_tag_size = 16;
                                               std::span<const std::uint8_t> nonce,
                                               std::span<const std::uint8_t> key) noexcept;
 
-// aead_open verifies the tag over the whole input first and only then
-// decrypts into out, returning the plaintext length. On failure nothing is
-// released: out (its first input.size() - 16 bytes) is zeroed. Errors:
+// aead_open authenticates the whole input and returns the plaintext length
+// only when the tag verified. The ChaCha/Salsa AEADs verify first and only
+// then decrypt into out; AES-GCM decrypts into out in the same pass (one
+// pass over the data is what makes it fast) and wipes out before it reports
+// a failure. Either way a failure releases nothing: out (its first
+// input.size() - 16 bytes) is zeroed. Errors:
 // authentication_failed (including an input shorter than a tag),
 // buffer_too_small, invalid_key, invalid_nonce, invalid_argument,
 // message_too_long.
@@ -93,10 +104,14 @@ enum class aead_mac_format : std::uint8_t {
   secretbox,  // ct only
 };
 
-// aead_core is the keyed cipher and MAC shared by sealer and opener.
+// aead_core is the keyed cipher and MAC shared by sealer and opener: the
+// stream cipher and Poly1305 for the ChaCha/Salsa family, the GCM state for
+// AES-GCM. Only the part the current algorithm uses is initialised, copied
+// on a move and wiped.
 struct aead_core {
   stream_state cipher;
   poly1305 mac;
+  gcm_state gcm;
   std::uint64_t aad_len = 0;
   std::uint64_t text_len = 0;
   std::uint64_t max_text = 0;
@@ -111,6 +126,9 @@ struct aead_core {
 
   [[nodiscard]] result<void> init(aead_algorithm a, std::span<const std::uint8_t> key,
                                   std::span<const std::uint8_t> nonce) noexcept;
+  // init_gcm keys AES-GCM with an IV of any non-zero length (SP 800-38D 7.1).
+  [[nodiscard]] result<void> init_gcm(aead_algorithm a, std::span<const std::uint8_t> key,
+                                      std::span<const std::uint8_t> iv) noexcept;
   void add_aad(std::span<const std::uint8_t> aad) noexcept;
   void begin_text() noexcept;
   // crypt runs the cipher only; encrypt and decrypt also feed the MAC with
@@ -118,8 +136,11 @@ struct aead_core {
   void crypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept;
   void encrypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept;
   void decrypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept;
+  // authenticate feeds the MAC with ciphertext only (verify-first open).
+  void authenticate(std::span<const std::uint8_t> ct) noexcept;
   void compute_tag(std::span<std::uint8_t, aead_tag_size> tag) noexcept;
   void wipe() noexcept;
+  [[nodiscard]] std::string_view provider() const noexcept;
 };
 
 }  // namespace detail
@@ -152,7 +173,8 @@ class aead_sealer {
   // finish writes the tag and wipes the state.
   void finish(std::span<std::uint8_t, aead_tag_size> tag) noexcept;
 
-  // provider names the stream-cipher and Poly1305 kernels in use.
+  // cipher_provider names the stream-cipher kernels in use (the AES-GCM
+  // kernels for AES-GCM).
   [[nodiscard]] std::string_view cipher_provider() const noexcept;
 
  private:
@@ -223,10 +245,11 @@ class aead_opener {
 template <aead_algorithm Alg>
 struct aead_suite {
   static constexpr aead_algorithm algorithm = Alg;
-  static constexpr std::size_t key_size = 32;
-  static constexpr std::size_t nonce_size = Alg == aead_algorithm::chacha20_poly1305            ? 12
-                                            : Alg == aead_algorithm::chacha20_poly1305_original ? 8
-                                                                                                : 24;
+  static constexpr std::size_t key_size = Alg == aead_algorithm::aes128_gcm ? 16 : 32;
+  static constexpr std::size_t nonce_size =
+      Alg == aead_algorithm::chacha20_poly1305 || is_aes_gcm(Alg) ? 12
+      : Alg == aead_algorithm::chacha20_poly1305_original         ? 8
+                                                                  : 24;
   static constexpr std::size_t tag_size = aead_tag_size;
   using key_span = std::span<const std::uint8_t, key_size>;
   using nonce_span = std::span<const std::uint8_t, nonce_size>;
@@ -269,5 +292,7 @@ using chacha20_poly1305 = aead_suite<aead_algorithm::chacha20_poly1305>;
 using xchacha20_poly1305 = aead_suite<aead_algorithm::xchacha20_poly1305>;
 using xsalsa20_poly1305 = aead_suite<aead_algorithm::xsalsa20_poly1305>;
 using chacha20_poly1305_original = aead_suite<aead_algorithm::chacha20_poly1305_original>;
+using aes128_gcm = aead_suite<aead_algorithm::aes128_gcm>;
+using aes256_gcm = aead_suite<aead_algorithm::aes256_gcm>;
 
 }  // namespace sealwire::crypto

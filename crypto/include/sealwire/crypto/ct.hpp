@@ -31,11 +31,22 @@ template <class T>
   return 0 - value_barrier(bit & 1);
 }
 
+// declassify tells a memory checker that n bytes at p, computed from secrets,
+// are public from here on: a tag check's verdict, say, or an all-zero test's.
+// With SEALWIRE_VALGRIND_ANNOTATIONS (CMake option, on when valgrind's headers
+// are installed) it is valgrind memcheck's MAKE_MEM_DEFINED client request, a
+// few no-op instructions when not running under valgrind; otherwise nothing.
+// The constant-time test (tests/ct) marks secrets undefined and requires that
+// no branch or address depends on them except through this call.
+void declassify(const void* p, std::size_t n) noexcept;
+
 // equal compares two byte strings in time that depends only on their lengths.
-// Strings of different lengths are unequal (lengths are public).
+// Strings of different lengths are unequal (lengths are public). Only the
+// verdict is declassified.
 [[nodiscard]] bool equal(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b) noexcept;
 
-// is_zero reports whether every byte is zero, in time that depends only on the length.
+// is_zero reports whether every byte is zero, in time that depends only on
+// the length. Only the verdict is declassified.
 [[nodiscard]] bool is_zero(std::span<const std::uint8_t> a) noexcept;
 
 // select writes a to out when choose_a is true and b otherwise, reading both

@@ -25,6 +25,8 @@ inline constexpr std::size_t max_record_size_ceiling = (std::size_t{1} << 24) - 
 
 // Record AEAD identifiers (docs/protocol.md 2).
 enum class record_aead : std::uint16_t {
+  aes128_gcm = 0x0001,  // NIST SP 800-38D, 96-bit nonce (the HPKE ids)
+  aes256_gcm = 0x0002,
   chacha20_poly1305 = 0x0003,
   xchacha20_poly1305 = 0xc003,
 };
@@ -57,7 +59,8 @@ struct server_config {
   std::shared_ptr<const hpke::private_key> static_key;
   std::vector<hpke::kdf_id> kdfs = {hpke::kdf_id::hkdf_sha256, hpke::kdf_id::hkdf_sha384,
                                     hpke::kdf_id::hkdf_sha512};
-  std::vector<record_aead> aeads = {record_aead::chacha20_poly1305, record_aead::xchacha20_poly1305};
+  std::vector<record_aead> aeads = {record_aead::chacha20_poly1305, record_aead::xchacha20_poly1305,
+                                    record_aead::aes256_gcm, record_aead::aes128_gcm};
   bool require_client_auth = false;
   // accept_client decides on an authenticating client's public key; unset
   // accepts any key that proves possession.

@@ -28,11 +28,12 @@ struct connection_test_access;
 // One direction's traffic protection: secret, key, IV and sequence number.
 struct direction_keys {
   crypto::secret_array<64> secret;  // traffic_n (nh bytes used)
-  crypto::secret_array<32> key;
+  crypto::secret_array<32> key;     // key_size bytes used
   crypto::secret_array<24> iv;      // nonce_size bytes used
   std::uint64_t seq = 0;
   std::size_t nh = 0;
   std::size_t nonce_size = 12;
+  std::size_t key_size = 32;
   crypto::aead_algorithm alg = crypto::aead_algorithm::chacha20_poly1305;
   hpke::kdf_id kdf = hpke::kdf_id::hkdf_sha256;
 };

@@ -1,0 +1,190 @@
+// AES-GCM kernels (NIST SP 800-38D) on VAES and VPCLMULQDQ with 512-bit
+// registers: four blocks per register, sixteen blocks per step, GHASH over
+// sixteen blocks with H^16..H^1 and one reduction. Multiples of 16 blocks only.
+#include <immintrin.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "detail/gcm_kernels.hpp"
+
+namespace sealwire::crypto::detail {
+namespace {
+
+// The bit order and the x^-1 form of the stored powers are described in
+// aes_gcm_aesni.cpp; this file uses the same layout, four blocks at a time.
+
+inline __m128i bswap_mask() noexcept { return _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15); }
+
+inline __m512i load512(const std::uint8_t* p) noexcept { return _mm512_loadu_si512(p); }
+inline void store512(std::uint8_t* p, __m512i v) noexcept { _mm512_storeu_si512(p, v); }
+
+struct ctx {
+  __m512i rk[15];
+  __m512i pw[4];  // pw[g] lanes: H^(16 - 4g), ..., H^(13 - 4g)
+  __m512i bswap;
+  std::uint32_t rounds;
+};
+
+inline void load_ctx(const gcm_key& k, ctx& c, bool powers) noexcept {
+  c.rounds = k.rounds;
+  for (std::uint32_t r = 0; r <= k.rounds; ++r)
+    c.rk[r] = _mm512_broadcast_i32x4(_mm_load_si128(reinterpret_cast<const __m128i*>(k.rk + 16 * r)));
+  if (powers)
+    for (int g = 0; g < 4; ++g) c.pw[g] = load512(k.hpow + 64 * g);
+  c.bswap = _mm512_broadcast_i32x4(bswap_mask());
+}
+
+// Four counter registers from a byte-reversed base whose lanes hold
+// counters ctr, ctr + 1, ctr + 2, ctr + 3 in their lowest 32 bits.
+inline __m512i counter_base(const gcm_key& k, std::uint32_t ctr) noexcept {
+  const __m128i b = _mm_insert_epi32(_mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(k.j0)),
+                                                      bswap_mask()),
+                                     static_cast<int>(ctr), 0);
+  return _mm512_add_epi32(_mm512_broadcast_i32x4(b), _mm512_set_epi32(0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0));
+}
+inline __m512i lane_add(int n) noexcept { return _mm512_set_epi32(0, 0, 0, n, 0, 0, 0, n, 0, 0, 0, n, 0, 0, 0, n); }
+
+inline void mul_acc(__m512i x, __m512i h, __m512i& lo, __m512i& mid, __m512i& hi) noexcept {
+  lo = _mm512_xor_si512(lo, _mm512_clmulepi64_epi128(x, h, 0x00));
+  hi = _mm512_xor_si512(hi, _mm512_clmulepi64_epi128(x, h, 0x11));
+  mid = _mm512_ternarylogic_epi64(mid, _mm512_clmulepi64_epi128(x, h, 0x01), _mm512_clmulepi64_epi128(x, h, 0x10),
+                                  0x96);
+}
+
+inline __m128i fold_lanes(__m512i v) noexcept {
+  const __m256i a = _mm256_xor_si256(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1));
+  return _mm_xor_si128(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1));
+}
+
+// reduce: sum the four lanes' products and reduce once (as in the AES-NI file).
+inline __m128i reduce(__m512i lo4, __m512i mid4, __m512i hi4) noexcept {
+  __m128i lo = fold_lanes(lo4), mid = fold_lanes(mid4), hi = fold_lanes(hi4);
+  lo = _mm_xor_si128(lo, _mm_slli_si128(mid, 8));
+  hi = _mm_xor_si128(hi, _mm_srli_si128(mid, 8));
+  const __m128i q = _mm_set_epi64x(0, static_cast<long long>(0xC200000000000000ULL));
+  __m128i t = _mm_clmulepi64_si128(lo, q, 0x00);
+  lo = _mm_xor_si128(lo, _mm_slli_si128(t, 8));
+  hi = _mm_xor_si128(hi, _mm_srli_si128(t, 8));
+  t = _mm_clmulepi64_si128(lo, q, 0x01);
+  return _mm_ternarylogic_epi64(hi, t, lo, 0x96);
+}
+
+// hash16 multiplies 16 blocks (the first with y added) by H^16..H^1.
+inline __m128i hash16(const ctx& c, __m128i y, const std::uint8_t* in) noexcept {
+  __m512i lo = _mm512_setzero_si512(), mid = lo, hi = lo;
+  for (int g = 0; g < 4; ++g) {
+    __m512i x = _mm512_shuffle_epi8(load512(in + 64 * g), c.bswap);
+    if (g == 0) x = _mm512_xor_si512(x, _mm512_zextsi128_si512(y));
+    mul_acc(x, c.pw[g], lo, mid, hi);
+  }
+  return reduce(lo, mid, hi);
+}
+
+inline void start16(const ctx& c, __m512i base, __m512i (&b)[4]) noexcept {
+  for (int g = 0; g < 4; ++g)
+    b[g] = _mm512_xor_si512(_mm512_shuffle_epi8(_mm512_add_epi32(base, lane_add(4 * g)), c.bswap), c.rk[0]);
+}
+
+inline void round16(__m512i (&b)[4], __m512i key) noexcept {
+  for (int g = 0; g < 4; ++g) b[g] = _mm512_aesenc_epi128(b[g], key);
+}
+
+inline void finish16(const ctx& c, __m512i (&b)[4], std::uint8_t* out, const std::uint8_t* in) noexcept {
+  for (std::uint32_t r = 10; r < c.rounds; ++r) round16(b, c.rk[r]);
+  for (int g = 0; g < 4; ++g) b[g] = _mm512_aesenclast_epi128(b[g], c.rk[c.rounds]);
+  for (int g = 0; g < 4; ++g) store512(out + 64 * g, _mm512_xor_si512(b[g], load512(in + 64 * g)));
+}
+
+inline void crypt16(const ctx& c, __m512i base, std::uint8_t* out, const std::uint8_t* in) noexcept {
+  __m512i b[4];
+  start16(c, base, b);
+  for (std::uint32_t r = 1; r <= 9; ++r) round16(b, c.rk[r]);
+  finish16(c, b, out, in);
+}
+
+// crypt16_hash16 encrypts 16 counter blocks while hashing 16 blocks of
+// `hash`, which is read before anything is stored (it may equal in).
+inline __m128i crypt16_hash16(const ctx& c, __m512i base, std::uint8_t* out, const std::uint8_t* in,
+                              const std::uint8_t* hash, __m128i y) noexcept {
+  __m512i b[4];
+  start16(c, base, b);
+  __m512i lo = _mm512_setzero_si512(), mid = lo, hi = lo;
+  for (int g = 0; g < 4; ++g) {
+    round16(b, c.rk[2 * g + 1]);
+    __m512i x = _mm512_shuffle_epi8(load512(hash + 64 * g), c.bswap);
+    if (g == 0) x = _mm512_xor_si512(x, _mm512_zextsi128_si512(y));
+    mul_acc(x, c.pw[g], lo, mid, hi);
+    round16(b, c.rk[2 * g + 2]);
+  }
+  round16(b, c.rk[9]);
+  y = reduce(lo, mid, hi);
+  finish16(c, b, out, in);
+  return y;
+}
+
+inline __m128i load_y(const gcm_key& k) noexcept {
+  return _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(k.y)), bswap_mask());
+}
+inline void store_y(gcm_key& k, __m128i y) noexcept {
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(k.y), _mm_shuffle_epi8(y, bswap_mask()));
+}
+
+}  // namespace
+
+void gcm_ctr_x16_vaes(const gcm_key& k, std::uint32_t ctr, std::uint8_t* out, const std::uint8_t* in,
+                      std::size_t nblocks) noexcept {
+  ctx c;
+  load_ctx(k, c, false);
+  __m512i base = counter_base(k, ctr);
+  for (; nblocks >= 16; nblocks -= 16, in += 256, out += 256) {
+    crypt16(c, base, out, in);
+    base = _mm512_add_epi32(base, lane_add(16));
+  }
+}
+
+void gcm_ghash_x16_vaes(gcm_key& k, const std::uint8_t* in, std::size_t nblocks) noexcept {
+  ctx c;
+  load_ctx(k, c, true);
+  __m128i y = load_y(k);
+  for (; nblocks >= 16; nblocks -= 16, in += 256) y = hash16(c, y, in);
+  store_y(k, y);
+}
+
+void gcm_encrypt_x16_vaes(gcm_key& k, std::uint32_t ctr, std::uint8_t* out, const std::uint8_t* in,
+                          std::size_t nblocks) noexcept {
+  if (nblocks < 16) return;
+  ctx c;
+  load_ctx(k, c, true);
+  __m512i base = counter_base(k, ctr);
+  __m128i y = load_y(k);
+  // Encrypt step i while hashing step i - 1's ciphertext.
+  crypt16(c, base, out, in);
+  base = _mm512_add_epi32(base, lane_add(16));
+  const std::uint8_t* prev = out;
+  in += 256;
+  out += 256;
+  nblocks -= 16;
+  for (; nblocks >= 16; nblocks -= 16, in += 256, out += 256) {
+    y = crypt16_hash16(c, base, out, in, prev, y);
+    base = _mm512_add_epi32(base, lane_add(16));
+    prev = out;
+  }
+  y = hash16(c, y, prev);
+  store_y(k, y);
+}
+
+void gcm_decrypt_x16_vaes(gcm_key& k, std::uint32_t ctr, std::uint8_t* out, const std::uint8_t* in,
+                          std::size_t nblocks) noexcept {
+  ctx c;
+  load_ctx(k, c, true);
+  __m512i base = counter_base(k, ctr);
+  __m128i y = load_y(k);
+  for (; nblocks >= 16; nblocks -= 16, in += 256, out += 256) {
+    y = crypt16_hash16(c, base, out, in, in, y);
+    base = _mm512_add_epi32(base, lane_add(16));
+  }
+  store_y(k, y);
+}
+
+}  // namespace sealwire::crypto::detail

@@ -1,0 +1,33 @@
+// The AES-GCM driver (NIST SP 800-38D) behind the AEAD interface: keying, the
+// buffered GHASH and CTR streams, and the tag. Kernels are chosen per call
+// from the enabled CPU features, so a state may move between levels.
+#pragma once
+
+#include <sealwire/crypto/gcm_state.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+namespace sealwire::crypto::detail {
+
+// gcm_init keys st with a 16- or 32-byte key (checked by the caller) and a
+// non-empty IV of any length: 12 bytes form J0 directly, others through GHASH.
+void gcm_init(gcm_state& st, std::span<const std::uint8_t> key, std::span<const std::uint8_t> iv) noexcept;
+// gcm_hash absorbs AAD or ciphertext; gcm_pad zero-pads to a block boundary
+// (between the AAD and the text).
+void gcm_hash(gcm_state& st, const std::uint8_t* in, std::size_t n) noexcept;
+void gcm_pad(gcm_state& st) noexcept;
+// gcm_crypt runs CTR only; gcm_encrypt and gcm_decrypt also hash the
+// ciphertext (in may equal out).
+void gcm_crypt(gcm_state& st, std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept;
+void gcm_encrypt(gcm_state& st, std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept;
+void gcm_decrypt(gcm_state& st, std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept;
+// gcm_tag absorbs the length block and writes the tag.
+void gcm_tag(gcm_state& st, std::uint64_t aad_len, std::uint64_t text_len, std::span<std::uint8_t, 16> tag) noexcept;
+void gcm_wipe(gcm_state& st) noexcept;
+// gcm_provider names the kernels the current CPU level selects.
+[[nodiscard]] std::string_view gcm_provider() noexcept;
+
+}  // namespace sealwire::crypto::detail

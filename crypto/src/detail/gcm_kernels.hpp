@@ -1,0 +1,58 @@
+// AES-GCM kernels (NIST SP 800-38D): whole 16-byte blocks only. Counters,
+// partial blocks and lengths live in the driver (aes_gcm.cpp).
+#pragma once
+
+// Only <cstdint>-level headers: the instruction-set files include this one.
+#include <sealwire/crypto/gcm_state.hpp>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace sealwire::crypto::detail {
+
+// aes_expand_fn writes the round keys of a 16- or 32-byte key and sets rounds.
+using aes_expand_fn = void (*)(gcm_key& k, const std::uint8_t* key, std::size_t key_len) noexcept;
+// gcm_ctr_fn: out[i] = in[i] ^ E(K, J0[0..12) || BE32(ctr + i)) for nblocks
+// blocks (the counter wraps mod 2^32, SP 800-38D inc32). in may equal out.
+using gcm_ctr_fn = void (*)(const gcm_key& k, std::uint32_t ctr, std::uint8_t* out, const std::uint8_t* in,
+                            std::size_t nblocks) noexcept;
+// gcm_ghash_fn absorbs nblocks blocks into k.y.
+using gcm_ghash_fn = void (*)(gcm_key& k, const std::uint8_t* in, std::size_t nblocks) noexcept;
+// gcm_crypt_fn is CTR and GHASH together: the encrypting form hashes what it
+// writes, the decrypting form what it reads (so in may equal out).
+using gcm_crypt_fn = void (*)(gcm_key& k, std::uint32_t ctr, std::uint8_t* out, const std::uint8_t* in,
+                              std::size_t nblocks) noexcept;
+// gcm_powers_fn fills k.hpow from k.h and sets k.have_powers.
+using gcm_powers_fn = void (*)(gcm_key& k) noexcept;
+
+void aes_expand_portable(gcm_key& k, const std::uint8_t* key, std::size_t key_len) noexcept;
+void gcm_ctr_portable(const gcm_key& k, std::uint32_t ctr, std::uint8_t* out, const std::uint8_t* in,
+                      std::size_t nblocks) noexcept;
+void gcm_ghash_portable(gcm_key& k, const std::uint8_t* in, std::size_t nblocks) noexcept;
+
+#if SEALWIRE_X86_KERNELS
+// AES-NI + PCLMULQDQ (aes_gcm_aesni.cpp): 8 blocks in flight, one reduction
+// per 8 blocks.
+void aes_expand_aesni(gcm_key& k, const std::uint8_t* key, std::size_t key_len) noexcept;
+void gcm_powers_clmul(gcm_key& k) noexcept;
+void gcm_ctr_aesni(const gcm_key& k, std::uint32_t ctr, std::uint8_t* out, const std::uint8_t* in,
+                   std::size_t nblocks) noexcept;
+void gcm_ghash_clmul(gcm_key& k, const std::uint8_t* in, std::size_t nblocks) noexcept;
+void gcm_encrypt_aesni(gcm_key& k, std::uint32_t ctr, std::uint8_t* out, const std::uint8_t* in,
+                       std::size_t nblocks) noexcept;
+void gcm_decrypt_aesni(gcm_key& k, std::uint32_t ctr, std::uint8_t* out, const std::uint8_t* in,
+                       std::size_t nblocks) noexcept;
+
+// VAES + VPCLMULQDQ on 512-bit registers (aes_gcm_vaes.cpp): multiples of
+// 16 blocks only, one reduction per 16 blocks.
+inline constexpr std::size_t gcm_wide_blocks = 16;
+void gcm_ctr_x16_vaes(const gcm_key& k, std::uint32_t ctr, std::uint8_t* out, const std::uint8_t* in,
+                      std::size_t nblocks) noexcept;
+void gcm_ghash_x16_vaes(gcm_key& k, const std::uint8_t* in, std::size_t nblocks) noexcept;
+void gcm_encrypt_x16_vaes(gcm_key& k, std::uint32_t ctr, std::uint8_t* out, const std::uint8_t* in,
+                          std::size_t nblocks) noexcept;
+void gcm_decrypt_x16_vaes(gcm_key& k, std::uint32_t ctr, std::uint8_t* out, const std::uint8_t* in,
+                          std::size_t nblocks) noexcept;
+#endif
+
+}  // namespace sealwire::crypto::detail

@@ -1,0 +1,151 @@
+#include "oracles.hpp"
+
+#include <openssl/bn.h>
+#include <openssl/core_names.h>
+#include <openssl/evp.h>
+#include <openssl/kdf.h>
+#include <openssl/param_build.h>
+
+#include <memory>
+
+namespace sealwire::test::oracle {
+namespace {
+
+// OpenSSL refuses an empty octet-string parameter whose pointer is null (an
+// empty std::vector's data()), so empty inputs point at a dummy byte.
+std::uint8_t* nonnull(const bytes& b) {
+  static std::uint8_t dummy = 0;
+  return b.empty() ? &dummy : const_cast<std::uint8_t*>(b.data());
+}
+
+template <class T, void (*Free)(T*)>
+struct deleter {
+  void operator()(T* p) const { Free(p); }
+};
+using kdf_ptr = std::unique_ptr<EVP_KDF, deleter<EVP_KDF, EVP_KDF_free>>;
+using kdf_ctx_ptr = std::unique_ptr<EVP_KDF_CTX, deleter<EVP_KDF_CTX, EVP_KDF_CTX_free>>;
+using mac_ptr = std::unique_ptr<EVP_MAC, deleter<EVP_MAC, EVP_MAC_free>>;
+using mac_ctx_ptr = std::unique_ptr<EVP_MAC_CTX, deleter<EVP_MAC_CTX, EVP_MAC_CTX_free>>;
+using md_ptr = std::unique_ptr<EVP_MD, deleter<EVP_MD, EVP_MD_free>>;
+using cipher_ctx_ptr = std::unique_ptr<EVP_CIPHER_CTX, deleter<EVP_CIPHER_CTX, EVP_CIPHER_CTX_free>>;
+using pkey_ctx_ptr = std::unique_ptr<EVP_PKEY_CTX, deleter<EVP_PKEY_CTX, EVP_PKEY_CTX_free>>;
+
+}  // namespace
+
+std::optional<bytes> evp_hkdf(const char* digest, const bytes& ikm, const bytes& salt, const bytes& info,
+                              std::size_t size) {
+  kdf_ptr kdf(EVP_KDF_fetch(nullptr, "HKDF", nullptr));
+  if (!kdf) return std::nullopt;
+  kdf_ctx_ptr ctx(EVP_KDF_CTX_new(kdf.get()));
+  OSSL_PARAM params[] = {
+      OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_DIGEST, const_cast<char*>(digest), 0),
+      OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_KEY, nonnull(ikm), ikm.size()),
+      OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_SALT, nonnull(salt), salt.size()),
+      OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_INFO, nonnull(info), info.size()),
+      OSSL_PARAM_construct_end()};
+  bytes out(size);
+  if (!ctx || EVP_KDF_derive(ctx.get(), out.data(), size, params) != 1) return std::nullopt;
+  return out;
+}
+
+std::optional<bytes> evp_hmac(const char* digest, const bytes& key, const bytes& msg) {
+  mac_ptr mac(EVP_MAC_fetch(nullptr, "HMAC", nullptr));
+  if (!mac) return std::nullopt;
+  mac_ctx_ptr ctx(EVP_MAC_CTX_new(mac.get()));
+  OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, const_cast<char*>(digest), 0),
+                         OSSL_PARAM_construct_end()};
+  bytes out(EVP_MAX_MD_SIZE);
+  std::size_t n = 0;
+  if (!ctx || EVP_MAC_init(ctx.get(), nonnull(key), key.size(), params) != 1 ||
+      EVP_MAC_update(ctx.get(), nonnull(msg), msg.size()) != 1 ||
+      EVP_MAC_final(ctx.get(), out.data(), &n, out.size()) != 1)
+    return std::nullopt;
+  out.resize(n);
+  return out;
+}
+
+std::optional<bytes> evp_digest(const char* digest, const bytes& msg) {
+  md_ptr md(EVP_MD_fetch(nullptr, digest, nullptr));
+  if (!md) return std::nullopt;
+  bytes out(EVP_MAX_MD_SIZE);
+  unsigned n = 0;
+  if (EVP_Digest(nonnull(msg), msg.size(), out.data(), &n, md.get(), nullptr) != 1) return std::nullopt;
+  out.resize(n);
+  return out;
+}
+
+std::optional<bytes> evp_chacha20(const bytes& key, const bytes& nonce12, std::uint32_t counter, const bytes& in) {
+  // EVP_chacha20's 16-byte IV is the 32-bit counter (little-endian) || the 96-bit nonce.
+  if (key.size() != 32 || nonce12.size() != 12) return std::nullopt;
+  std::uint8_t iv[16];
+  for (int b = 0; b < 4; ++b) iv[b] = static_cast<std::uint8_t>(counter >> (8 * b));
+  std::copy(nonce12.begin(), nonce12.end(), iv + 4);
+  cipher_ctx_ptr ctx(EVP_CIPHER_CTX_new());
+  bytes out(in.size());
+  int len = 0;
+  if (!ctx || EVP_EncryptInit_ex(ctx.get(), EVP_chacha20(), nullptr, key.data(), iv) != 1) return std::nullopt;
+  if (!in.empty() && EVP_EncryptUpdate(ctx.get(), out.data(), &len, in.data(), static_cast<int>(in.size())) != 1)
+    return std::nullopt;
+  return out;
+}
+
+std::optional<bytes> evp_raw_public(int type, const bytes& priv) {
+  evp_key k(EVP_PKEY_new_raw_private_key(type, nullptr, priv.data(), priv.size()));
+  if (!k.k) return std::nullopt;
+  bytes pub(priv.size());
+  std::size_t n = pub.size();
+  if (EVP_PKEY_get_raw_public_key(k.k, pub.data(), &n) != 1 || n != pub.size()) return std::nullopt;
+  return pub;
+}
+
+std::optional<bytes> evp_raw_derive(int type, const bytes& priv, const bytes& peer) {
+  evp_key k(EVP_PKEY_new_raw_private_key(type, nullptr, priv.data(), priv.size()));
+  evp_key p(EVP_PKEY_new_raw_public_key(type, nullptr, peer.data(), peer.size()));
+  if (!k.k || !p.k) return std::nullopt;
+  return evp_derive(k.k, p.k, priv.size());
+}
+
+std::optional<bytes> evp_derive(EVP_PKEY* priv, EVP_PKEY* peer, std::size_t size) {
+  pkey_ctx_ptr ctx(EVP_PKEY_CTX_new(priv, nullptr));
+  bytes out(size);
+  std::size_t n = out.size();
+  if (!ctx || EVP_PKEY_derive_init(ctx.get()) != 1 || EVP_PKEY_derive_set_peer(ctx.get(), peer) != 1 ||
+      EVP_PKEY_derive(ctx.get(), out.data(), &n) != 1 || n != size)
+    return std::nullopt;
+  return out;
+}
+
+evp_key evp_ec_key(const char* group, const bytes& pub, const bytes* priv) {
+  OSSL_PARAM_BLD* bld = OSSL_PARAM_BLD_new();
+  BIGNUM* d = priv ? BN_bin2bn(priv->data(), static_cast<int>(priv->size()), nullptr) : nullptr;
+  OSSL_PARAM_BLD_push_utf8_string(bld, OSSL_PKEY_PARAM_GROUP_NAME, group, 0);
+  OSSL_PARAM_BLD_push_octet_string(bld, OSSL_PKEY_PARAM_PUB_KEY, pub.data(), pub.size());
+  if (d) OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_PRIV_KEY, d);
+  OSSL_PARAM* params = OSSL_PARAM_BLD_to_param(bld);
+  pkey_ctx_ptr ctx(EVP_PKEY_CTX_new_from_name(nullptr, "EC", nullptr));
+  EVP_PKEY* k = nullptr;
+  if (!ctx || EVP_PKEY_fromdata_init(ctx.get()) != 1 ||
+      EVP_PKEY_fromdata(ctx.get(), &k, d ? EVP_PKEY_KEYPAIR : EVP_PKEY_PUBLIC_KEY, params) != 1) {
+    k = nullptr;
+  }
+  OSSL_PARAM_free(params);
+  BN_free(d);
+  OSSL_PARAM_BLD_free(bld);
+  return evp_key(k);
+}
+
+bool evp_ec_generate(const char* group, std::size_t scalar_size, std::size_t point_size, bytes& priv, bytes& pub) {
+  evp_key k(EVP_PKEY_Q_keygen(nullptr, nullptr, "EC", group));
+  if (k.k == nullptr) return false;
+  BIGNUM* d = nullptr;
+  if (EVP_PKEY_get_bn_param(k.k, OSSL_PKEY_PARAM_PRIV_KEY, &d) != 1) return false;
+  priv.assign(scalar_size, 0);
+  const bool ok = BN_bn2binpad(d, priv.data(), static_cast<int>(priv.size())) == static_cast<int>(priv.size());
+  BN_clear_free(d);
+  pub.assign(point_size, 0);
+  std::size_t n = 0;
+  return ok && EVP_PKEY_get_octet_string_param(k.k, OSSL_PKEY_PARAM_PUB_KEY, pub.data(), pub.size(), &n) == 1 &&
+         n == point_size;
+}
+
+}  // namespace sealwire::test::oracle
