@@ -1,0 +1,215 @@
+// Seed corpora for the fuzz targets, generated rather than stored: real
+// handshake flights and records (from the same deterministic endpoints the
+// targets build), sealed HPKE messages, sealed AEAD messages, BLAKE3 inputs
+// around the chunk and block sizes, and batch requests.
+//
+// Usage: sealwire_fuzz_seeds OUTDIR   (writes OUTDIR/<target>/seed-NNN)
+#include <sealwire/crypto/hex.hpp>
+
+#include "batch.hpp"
+
+#include "fuzz_aead.hpp"
+#include "fuzz_hpke.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+using namespace sealwire;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct corpus {
+  fs::path dir;
+  int count = 0;
+  corpus(const fs::path& root, const char* name) : dir(root / name) { fs::create_directories(dir); }
+  void add(const fuzz::bytes& b) {
+    char name[32];
+    std::snprintf(name, sizeof name, "seed-%03d", count++);
+    std::ofstream(dir / name, std::ios::binary).write(reinterpret_cast<const char*>(b.data()),
+                                                      static_cast<std::streamsize>(b.size()));
+  }
+  void add(std::string_view s) { add(fuzz::bytes(s.begin(), s.end())); }
+};
+
+fuzz::bytes concat(std::initializer_list<fuzz::bytes> parts) {
+  fuzz::bytes out;
+  for (const auto& p : parts) out.insert(out.end(), p.begin(), p.end());
+  return out;
+}
+
+fuzz::bytes pattern(std::size_t n, std::uint8_t seed) {
+  fuzz::bytes b(n);
+  for (std::size_t i = 0; i < n; ++i) b[i] = static_cast<std::uint8_t>(seed + 7 * i);
+  return b;
+}
+
+void must(bool ok, const char* what) {
+  if (!ok) fuzz::fatal(what);
+}
+
+// Records the peer of `to_server`'s side sends after the handshake: data of
+// several sizes, a key update, padding-free empty-ish writes and a close.
+fuzz::bytes application_traffic(record::connection& sender) {
+  fuzz::bytes wire;
+  auto flush = [&] {
+    auto p = record::test::take_pending(sender);
+    wire.insert(wire.end(), p.begin(), p.end());
+  };
+  for (std::size_t n : {1u, 17u, 300u, 2048u, 2500u}) {
+    const auto data = pattern(n, static_cast<std::uint8_t>(n));
+    std::size_t done = 0;
+    while (done < data.size()) {
+      auto w = sender.write(record::bytes_view(data).subspan(done));
+      must(w.has_value(), "write");
+      done += *w;
+      flush();
+    }
+  }
+  must(sender.update_keys().has_value(), "update_keys");
+  const auto more = pattern(100, 9);
+  must(sender.write(more).has_value(), "write after update");
+  flush();
+  must(sender.close().has_value(), "close");
+  flush();
+  return wire;
+}
+
+void record_seeds(const fs::path& root) {
+  corpus after(root, "fuzz_record"), before(root, "fuzz_handshake");
+  for (std::uint8_t opt : {0x00, 0x01, 0x02, 0x04, 0x08, 0x13, 0x20, 0x23}) {
+    const auto o = fuzz::record_options::from(opt);
+    for (std::uint8_t to_server : {0, 1}) {
+      // After the handshake: the other side's application traffic.
+      {
+        auto ep = fuzz::make_endpoints(o, 7);
+        must(!record::test::run_handshake(ep.client, ep.server), "handshake");
+        auto wire = application_traffic(to_server ? ep.client : ep.server);
+        // The target rebuilds the same endpoints: check the records open there.
+        auto replay = fuzz::make_endpoints(o, 7);
+        must(!record::test::run_handshake(replay.client, replay.server), "replayed handshake");
+        record::test::pump_bytes plain;
+        must(!record::test::deliver(to_server ? replay.server : replay.client, wire, record::test::whole(), &plain),
+             "recorded traffic does not open in a rebuilt connection");
+        must(plain.size() == 1 + 17 + 300 + 2048 + 2500 + 100, "recorded traffic lost plaintext");
+        for (std::uint8_t split : {0, 5, 7}) after.add(concat({{opt, to_server, split}, wire}));
+      }
+      // Before the handshake: the other side's handshake flights.
+      {
+        auto ep = fuzz::make_endpoints(o, 7);
+        fuzz::bytes client_flight = record::test::take_pending(ep.client);
+        must(!record::test::deliver(ep.server, client_flight, record::test::whole(), nullptr), "deliver hello");
+        fuzz::bytes server_flight = record::test::take_pending(ep.server);
+        must(!record::test::deliver(ep.client, server_flight, record::test::whole(), nullptr), "deliver server");
+        auto finished = record::test::take_pending(ep.client);
+        client_flight.insert(client_flight.end(), finished.begin(), finished.end());
+        const auto& flight = to_server ? client_flight : server_flight;
+        const std::uint8_t flags = static_cast<std::uint8_t>(to_server | 2);
+        for (std::uint8_t split : {0, 3}) {
+          before.add(concat({{opt, flags, split}, flight}));
+          after.add(concat({{opt, flags, split}, flight}));
+        }
+      }
+    }
+  }
+}
+
+void hpke_seeds(const fs::path& root) {
+  corpus c(root, "fuzz_hpke");
+  fuzz::install_deterministic_random(11);
+  for (std::size_t i = 0; i < std::size(fuzz::hpke_suites); ++i) {
+    const auto& s = fuzz::hpke_suites[i];
+    fuzz::hpke_parties p;
+    p.ensure(s.kem);
+    for (std::uint8_t m = 0; m < 4; ++m) {
+      const auto mode = static_cast<hpke::mode>(m);
+      const auto info = pattern(m * 5u, 1), aad = pattern(m * 3u + 1, 2), pt = pattern(40u * m, 3);
+      auto setup = hpke::setup_sender(s, p.recipient.pub, p.sender_options(mode, info));
+      must(setup.has_value(), "setup_sender");
+      fuzz::bytes ct;
+      if (s.aead != hpke::aead_id::export_only) {
+        ct.resize(pt.size() + 16);
+        must(setup->context.seal(ct, aad, pt).has_value(), "hpke seal");
+      }
+      const auto enc = setup->enc.bytes();
+      c.add(concat({{static_cast<std::uint8_t>(i), m, static_cast<std::uint8_t>(enc.size()),
+                     static_cast<std::uint8_t>(info.size()), static_cast<std::uint8_t>(aad.size())},
+                    fuzz::bytes(enc.begin(), enc.end()), info, aad, ct}));
+    }
+  }
+}
+
+void aead_seeds(const fs::path& root) {
+  corpus c(root, "fuzz_aead");
+  for (std::size_t i = 0; i < std::size(fuzz::aead_algorithms); ++i) {
+    const auto alg = fuzz::aead_algorithms[i];
+    const auto& props = crypto::properties(alg);
+    for (std::size_t n : {0u, 1u, 15u, 16u, 64u, 100u, 1000u}) {
+      const auto nonce = pattern(props.nonce_size, 4), pt = pattern(n, 5);
+      const auto aad = props.supports_aad ? pattern(n % 40, 6) : fuzz::bytes{};
+      fuzz::bytes sealed(n + 16);
+      must(crypto::aead_seal(alg, sealed, pt, aad, nonce, fuzz::aead_key(alg)).has_value(), "aead_seal");
+      c.add(concat({{static_cast<std::uint8_t>(i), static_cast<std::uint8_t>(n), static_cast<std::uint8_t>(aad.size())},
+                    nonce, aad, sealed}));
+    }
+  }
+}
+
+void blake3_seeds(const fs::path& root) {
+  corpus c(root, "fuzz_blake3");
+  for (std::uint8_t mode = 0; mode < 3; ++mode) {
+    for (std::size_t n : {0u, 1u, 63u, 64u, 65u, 1023u, 1024u, 1025u, 2048u, 3073u, 8193u}) {
+      c.add(concat({{mode, static_cast<std::uint8_t>(n), 0, 131, static_cast<std::uint8_t>(n % 70)}, pattern(n, mode)}));
+    }
+  }
+}
+
+void batch_seeds(const fs::path& root) {
+  corpus c(root, "fuzz_hpke_batch");
+  const auto ikm = crypto::to_hex(pattern(32, 1));
+  c.add(R"({"op":"keygen","kem":32})");
+  c.add(R"({"op":"derive","kem":33,"ikm":")" + ikm + R"("})");
+  // A real seal and its open, built through the batch protocol itself.
+  const std::string seal = R"({"op":"seal","mode":0,"kem":32,"kdf":1,"aead":3,"pkR":")";
+  fuzz::hpke_parties p;
+  p.ensure(hpke::kem_id::x25519);
+  const auto pk = crypto::to_hex(p.recipient.pub.bytes());
+  const auto sk = crypto::to_hex(p.recipient.priv.bytes());
+  const std::string seal_req = seal + pk + R"(","info":"0a0b","ikmE":")" + ikm +
+                               R"(","aad":["01",""],"pt":["68656c6c6f",""],"exports":[{"ctx":"00","len":16}]})";
+  c.add(seal_req);
+  const std::string reply = tool::handle_batch_line(seal_req);
+  c.add(reply);
+  const auto field = [&](const std::string& name) {
+    const auto at = reply.find("\"" + name + "\":");
+    return at == std::string::npos ? std::string("null") : reply.substr(at + name.size() + 3);
+  };
+  std::string enc = field("enc");
+  enc = enc.substr(0, enc.find(',') == std::string::npos ? enc.size() : enc.find(','));
+  std::string cts = field("ct");
+  cts = cts.substr(0, cts.find(']') == std::string::npos ? cts.size() : cts.find(']') + 1);
+  c.add(R"({"op":"open","mode":0,"kem":32,"kdf":1,"aead":3,"skR":")" + sk + R"(","enc":)" + enc +
+        R"(,"info":"0a0b","aad":["01",""],"ct":)" + cts + R"(,"exports":[{"ctx":"00","len":16}]})");
+  c.add(R"({"op":"seal","mode":3,"kem":33,"kdf":3,"aead":65535,"pkR":"00","psk":"0102","psk_id":"03","skS":"ff"})");
+  c.add(R"({"op":"open","aad":[1,2,{"x":[]}],"ct":"\u0041\n","exports":[{"len":-1}]})");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: %s OUTDIR\n", argv[0]);
+    return 2;
+  }
+  const fs::path root(argv[1]);
+  fs::remove_all(root);
+  record_seeds(root);
+  hpke_seeds(root);
+  aead_seeds(root);
+  blake3_seeds(root);
+  batch_seeds(root);
+  std::printf("seed corpora written to %s\n", root.c_str());
+  return 0;
+}

@@ -1,0 +1,459 @@
+// Constant-time check under valgrind memcheck (the BoringSSL approach): the
+// secret inputs are marked undefined with memcheck's client requests, so any
+// branch or memory address that depends on them is reported as a use of an
+// uninitialised value. Values the algorithm makes public (a tag check's
+// verdict, an all-zero test) are declassified in the library through
+// ct::declassify; outputs are declassified here before they are compared.
+//
+// Every operation runs twice at every CPU level valgrind lets us see: once
+// with plain inputs (the reference) and once with the secrets marked; the
+// outputs must agree, so the marked run really computed something.
+//
+//   sealwire_ct_check          run every check; exit 1 on a mismatch
+//   sealwire_ct_check leaky    run a deliberately leaky comparison (a branch
+//                              on a secret byte) that memcheck must report
+//
+// Run it under `valgrind --error-exitcode=99`; natively it only checks that
+// the two runs agree. ctest does both (tests/CMakeLists.txt).
+#include <sealwire/crypto/aead.hpp>
+#include <sealwire/crypto/blake2b.hpp>
+#include <sealwire/crypto/blake3.hpp>
+#include <sealwire/crypto/chacha.hpp>
+#include <sealwire/crypto/cpu.hpp>
+#include <sealwire/crypto/ecdh_nist.hpp>
+#include <sealwire/crypto/hkdf.hpp>
+#include <sealwire/crypto/hmac.hpp>
+#include <sealwire/crypto/poly1305.hpp>
+#include <sealwire/crypto/salsa20.hpp>
+#include <sealwire/crypto/sha2.hpp>
+#include <sealwire/crypto/x25519.hpp>
+#include <sealwire/crypto/x448.hpp>
+#include <sealwire/hpke/hpke.hpp>
+
+#include <valgrind/memcheck.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace {
+
+using namespace sealwire;
+using bytes = std::vector<std::uint8_t>;
+
+// ---- marking -----------------------------------------------------------------
+
+bool g_mark = false;  // whether the current run marks secrets
+
+// secret returns n bytes of a fixed pattern, marked undefined in the marked run.
+bytes secret(std::size_t n, std::uint8_t seed) {
+  bytes b(n);
+  for (std::size_t i = 0; i < n; ++i) b[i] = static_cast<std::uint8_t>(seed * 31u + i * 7u + (i >> 3));
+  if (g_mark && n != 0) VALGRIND_MAKE_MEM_UNDEFINED(b.data(), b.size());
+  return b;
+}
+
+// secret_scalar is secret() with the top byte cleared, so that it is below
+// every curve's group order.
+bytes secret_scalar(std::size_t n, std::uint8_t seed) {
+  const bool mark = g_mark;
+  g_mark = false;
+  bytes b = secret(n, seed);
+  g_mark = mark;
+  b[0] = 0;
+  if (g_mark) VALGRIND_MAKE_MEM_UNDEFINED(b.data(), b.size());
+  return b;
+}
+
+// public_bytes returns n bytes of a fixed pattern, never marked.
+bytes public_bytes(std::size_t n, std::uint8_t seed) {
+  bytes b(n);
+  for (std::size_t i = 0; i < n; ++i) b[i] = static_cast<std::uint8_t>(seed + i * 13u);
+  return b;
+}
+
+// publish declassifies a value the caller is entitled to see (an output).
+template <class T>
+void publish(const T& v) {
+  if (!v.empty()) VALGRIND_MAKE_MEM_DEFINED(v.data(), v.size());
+}
+
+// A check collects its outputs; they are published before they are compared.
+struct outputs {
+  std::vector<bytes> values;
+  void add(bytes v) {
+    publish(v);
+    values.push_back(std::move(v));
+  }
+  void add_flag(bool ok) {
+    VALGRIND_MAKE_MEM_DEFINED(&ok, sizeof ok);
+    values.push_back(bytes{static_cast<std::uint8_t>(ok ? 1 : 0)});
+  }
+};
+
+int g_failures = 0;
+int g_checks = 0;
+
+void fail(const std::string& what) {
+  std::fprintf(stderr, "FAIL: %s\n", what.c_str());
+  ++g_failures;
+}
+
+void expect(bool ok, const std::string& what) {
+  if (!ok) fail(what);
+}
+
+// Message sizes reaching the single-block, multi-block and SIMD-batch paths.
+constexpr std::size_t sizes[] = {1, 64, 200, 1000, 4100};
+
+// ---- the checks -------------------------------------------------------------
+
+void stream_ciphers(outputs& o) {
+  for (unsigned rounds : {8u, 12u, 20u}) {
+    for (std::size_t nonce_size : {8u, 12u, 24u}) {
+      const std::size_t n = 1000;
+      const bytes key = secret(32, 1);
+      const bytes nonce = public_bytes(nonce_size, 2);
+      const bytes pt = secret(n, 3);
+      bytes out(n);
+      crypto::chacha c;
+      expect(c.init(key, nonce, rounds).has_value(), "chacha init");
+      expect(c.apply(out, pt).has_value(), "chacha apply");
+      o.add(out);
+      if (nonce_size == 12) continue;  // Salsa20 takes 8 (Salsa20) or 24 (XSalsa20)
+      crypto::salsa20 s;
+      expect(s.init(key, nonce, rounds).has_value(), "salsa20 init");
+      expect(s.apply(out, pt).has_value(), "salsa20 apply");
+      o.add(out);
+    }
+  }
+}
+
+void poly1305(outputs& o) {
+  for (std::size_t n : sizes) {
+    const bytes key = secret(32, 4);
+    const bytes msg = secret(n, 5);
+    bytes tag(16);
+    crypto::poly1305::mac(std::span<std::uint8_t, 16>(tag), msg, std::span<const std::uint8_t, 32>(key));
+    crypto::poly1305 p;
+    p.init(std::span<const std::uint8_t, 32>(key));
+    p.update(msg);
+    bytes check = tag;  // the expected tag is public; verify's verdict is declassified
+    publish(check);
+    o.add_flag(p.verify(std::span<const std::uint8_t, 16>(check)));
+    o.add(tag);
+  }
+}
+
+void aeads(outputs& o) {
+  const crypto::aead_algorithm algs[] = {
+      crypto::aead_algorithm::chacha20_poly1305, crypto::aead_algorithm::xchacha20_poly1305,
+      crypto::aead_algorithm::xsalsa20_poly1305, crypto::aead_algorithm::chacha20_poly1305_original,
+      crypto::aead_algorithm::aes128_gcm,        crypto::aead_algorithm::aes256_gcm};
+  for (auto alg : algs) {
+    const auto& props = crypto::properties(alg);
+    for (std::size_t n : sizes) {
+      const bytes key = secret(props.key_size, 6);
+      const bytes nonce = public_bytes(props.nonce_size, 7);
+      const bytes aad = props.supports_aad ? public_bytes(33, 8) : bytes{};
+      const bytes pt = secret(n, 9);
+      bytes sealed(n + 16);
+      expect(crypto::aead_seal(alg, sealed, pt, aad, nonce, key).has_value(), "aead_seal");
+      publish(sealed);  // the ciphertext and tag are public
+      o.add(sealed);
+
+      bytes opened(n);
+      const auto r = crypto::aead_open(alg, opened, sealed, aad, nonce, key);
+      o.add_flag(r.has_value());
+      o.add(opened);
+
+      // A forged tag: the opener must reject it, checking the tag in constant time.
+      bytes forged = sealed;
+      forged[props.tag_first ? 0 : forged.size() - 1] ^= 1;
+      o.add_flag(crypto::aead_open(alg, opened, forged, aad, nonce, key).has_value());
+
+      // The incremental opener with a trailing tag, in uneven pieces.
+      crypto::aead_opener op;
+      if (!props.tag_first) {
+        expect(op.init(alg, key, nonce, crypto::tag_position::trailing).has_value(), "opener init");
+        op.aad(aad);
+        std::size_t done = 0, at = 0;
+        while (at < sealed.size()) {
+          const std::size_t piece = std::min<std::size_t>(sealed.size() - at, 97);
+          auto w = op.update(std::span(opened).subspan(done), std::span(sealed).subspan(at, piece));
+          expect(w.has_value(), "opener update");
+          if (w) done += *w;
+          at += piece;
+        }
+        o.add_flag(op.finish().has_value());
+        o.add(opened);
+      }
+    }
+  }
+}
+
+void macs_and_kdfs(outputs& o) {
+  for (std::size_t n : {16u, 64u, 200u}) {
+    const bytes key = secret(n, 10);
+    const bytes msg = secret(300, 11);
+    bytes t256(32), t512(64);
+    crypto::hmac_sha256::mac(std::span<std::uint8_t, 32>(t256), key, msg);
+    crypto::hmac_sha512::mac(std::span<std::uint8_t, 64>(t512), key, msg);
+    o.add(t256);
+    o.add(t512);
+    bytes check = t256;
+    publish(check);
+    o.add_flag(crypto::hmac_sha256::verify(check, key, msg));
+
+    const bytes salt = public_bytes(13, 12);
+    const bytes info = public_bytes(10, 13);
+    bytes prk(32), okm(100);
+    crypto::hkdf<crypto::sha256>::extract(std::span<std::uint8_t, 32>(prk), salt, key);
+    expect(crypto::hkdf<crypto::sha256>::expand(okm, prk, info).has_value(), "hkdf expand");
+    o.add(okm);
+    bytes prk384(48);
+    crypto::hkdf<crypto::sha384>::extract(std::span<std::uint8_t, 48>(prk384), salt, key);
+    expect(crypto::hkdf<crypto::sha384>::expand(okm, prk384, info).has_value(), "hkdf-384 expand");
+    o.add(okm);
+  }
+  for (std::size_t n : sizes) {
+    const bytes msg = secret(n, 14);
+    bytes d(64);
+    crypto::sha512::hash(std::span<std::uint8_t, 64>(d), msg);
+    o.add(d);
+  }
+}
+
+void hashes_keyed(outputs& o) {
+  for (std::size_t n : {1u, 64u, 1000u, 5000u}) {
+    const bytes key = secret(32, 15);
+    const bytes msg = secret(n, 16);
+    bytes out(32);
+    crypto::blake3::keyed_hash(out, std::span<const std::uint8_t, 32>(key), msg);
+    o.add(out);
+    crypto::blake3::derive_key(out, "sealwire ct check", key);
+    o.add(out);
+    bytes b2(64);
+    const bytes key64 = secret(64, 17);
+    expect(crypto::blake2b::hash(b2, msg, key64).has_value(), "blake2b keyed");
+    o.add(b2);
+  }
+}
+
+void key_agreement(outputs& o) {
+  {
+    const bytes a = secret(32, 18);
+    const bytes b = secret(32, 19);
+    bytes pa(32), pb(32), s1(32), s2(32);
+    crypto::x25519::public_key(std::span<std::uint8_t, 32>(pa), std::span<const std::uint8_t, 32>(a));
+    crypto::x25519::public_key(std::span<std::uint8_t, 32>(pb), std::span<const std::uint8_t, 32>(b));
+    publish(pa);
+    publish(pb);
+    expect(crypto::x25519::shared_secret(std::span<std::uint8_t, 32>(s1), std::span<const std::uint8_t, 32>(a), pb)
+               .has_value(),
+           "x25519 shared");
+    expect(crypto::x25519::shared_secret(std::span<std::uint8_t, 32>(s2), std::span<const std::uint8_t, 32>(b), pa)
+               .has_value(),
+           "x25519 shared");
+    o.add(pa);
+    o.add(s1);
+    o.add(s2);
+  }
+  {
+    const bytes a = secret(56, 20);
+    const bytes b = secret(56, 21);
+    bytes pa(56), pb(56), s1(56), s2(56);
+    crypto::x448::public_key(std::span<std::uint8_t, 56>(pa), std::span<const std::uint8_t, 56>(a));
+    crypto::x448::public_key(std::span<std::uint8_t, 56>(pb), std::span<const std::uint8_t, 56>(b));
+    publish(pa);
+    publish(pb);
+    expect(crypto::x448::shared_secret(std::span<std::uint8_t, 56>(s1), std::span<const std::uint8_t, 56>(a), pb)
+               .has_value(),
+           "x448 shared");
+    expect(crypto::x448::shared_secret(std::span<std::uint8_t, 56>(s2), std::span<const std::uint8_t, 56>(b), pa)
+               .has_value(),
+           "x448 shared");
+    o.add(pa);
+    o.add(s1);
+    o.add(s2);
+  }
+}
+
+template <class Curve>
+void nist_curve(outputs& o) {
+  constexpr std::size_t n = Curve::scalar_size, pn = Curve::point_size;
+  const bytes a = secret_scalar(n, 33), b = secret_scalar(n, 34);
+  bytes pa(pn), pb(pn), s1(n), s2(n);
+  expect(Curve::public_key(std::span<std::uint8_t, pn>(pa), std::span<const std::uint8_t, n>(a)).has_value(),
+         "nist public_key");
+  expect(Curve::public_key(std::span<std::uint8_t, pn>(pb), std::span<const std::uint8_t, n>(b)).has_value(),
+         "nist public_key");
+  publish(pa);
+  publish(pb);
+  expect(Curve::shared_secret(std::span<std::uint8_t, n>(s1), std::span<const std::uint8_t, n>(a), pb).has_value(),
+         "nist shared_secret");
+  expect(Curve::shared_secret(std::span<std::uint8_t, n>(s2), std::span<const std::uint8_t, n>(b), pa).has_value(),
+         "nist shared_secret");
+  o.add(pa);
+  o.add(s1);
+  o.add(s2);
+}
+
+void nist_curves(outputs& o) {
+  nist_curve<crypto::p256>(o);
+  nist_curve<crypto::p384>(o);
+  nist_curve<crypto::p521>(o);
+}
+
+void hpke_key_schedule(outputs& o) {
+  const hpke::suite suites[] = {
+      {hpke::kem_id::x25519, hpke::kdf_id::hkdf_sha256, hpke::aead_id::chacha20_poly1305},
+      {hpke::kem_id::x448, hpke::kdf_id::hkdf_sha512, hpke::aead_id::chacha20_poly1305},
+      {hpke::kem_id::x25519, hpke::kdf_id::hkdf_sha384, hpke::aead_id::export_only},
+      {hpke::kem_id::p256, hpke::kdf_id::hkdf_sha256, hpke::aead_id::aes128_gcm},
+      {hpke::kem_id::p521, hpke::kdf_id::hkdf_sha512, hpke::aead_id::aes256_gcm},
+  };
+  for (const auto& s : suites) {
+    const auto sizes_r = hpke::kem_info(s.kem);
+    if (!sizes_r) {
+      fail("kem_info");
+      continue;
+    }
+    for (auto mode : {hpke::mode::base, hpke::mode::auth_psk}) {
+      const bytes ikm_r = secret(64, 22);
+      const bytes ikm_s = secret(64, 23);
+      const bytes ikm_e = secret(64, 24);
+      const bytes psk = secret(32, 25);
+      const bytes psk_id = public_bytes(8, 26);
+      const bytes info = public_bytes(20, 27);
+      auto kr = hpke::derive_key_pair(s.kem, ikm_r);
+      auto ks = hpke::derive_key_pair(s.kem, ikm_s);
+      if (!kr || !ks) {
+        fail("derive_key_pair");
+        continue;
+      }
+      publish(kr->pub.bytes());  // public keys are public
+      publish(ks->pub.bytes());
+      publish(kr->priv.public_key().bytes());
+      publish(ks->priv.public_key().bytes());
+
+      hpke::sender_options so;
+      so.mode = mode;
+      so.info = info;
+      so.ikm_e = ikm_e;
+      hpke::recipient_options ro;
+      ro.mode = mode;
+      ro.info = info;
+      if (mode == hpke::mode::auth_psk) {
+        so.psk = psk;
+        so.psk_id = psk_id;
+        so.sender_key = &ks->priv;
+        ro.psk = psk;
+        ro.psk_id = psk_id;
+        ro.sender_key = &ks->pub;
+      }
+      auto snd = hpke::setup_sender(s, kr->pub, so);
+      if (!snd) {
+        fail("setup_sender");
+        continue;
+      }
+      publish(snd->enc.bytes());  // enc goes on the wire
+      o.add(bytes(snd->enc.bytes().begin(), snd->enc.bytes().end()));
+      auto rcv = hpke::setup_recipient(s, snd->enc.bytes(), kr->priv, ro);
+      if (!rcv) {
+        fail("setup_recipient");
+        continue;
+      }
+      bytes e1(48), e2(48);
+      const bytes exporter_context = public_bytes(5, 28);
+      expect(snd->context.export_secret(e1, exporter_context).has_value(), "export");
+      expect(rcv->export_secret(e2, exporter_context).has_value(), "export");
+      o.add(e1);
+      o.add(e2);
+      if (s.aead == hpke::aead_id::export_only) continue;
+      const bytes pt = secret(100, 29);
+      const bytes aad = public_bytes(7, 30);
+      bytes ct(pt.size() + 16), back(pt.size());
+      auto n = snd->context.seal(ct, aad, pt);
+      expect(n.has_value(), "hpke seal");
+      publish(ct);
+      o.add(ct);
+      o.add_flag(rcv->open(back, aad, ct).has_value());
+      o.add(back);
+    }
+  }
+}
+
+struct named_check {
+  std::string_view name;
+  void (*run)(outputs&);
+};
+
+constexpr named_check checks[] = {
+    {"stream ciphers (ChaCha, XChaCha, Salsa20, XSalsa20; 8/12/20 rounds)", stream_ciphers},
+    {"Poly1305 (mac, verify)", poly1305},
+    {"AEADs incl. AES-GCM (seal, open, forged tag, incremental trailing-tag open)", aeads},
+    {"HMAC, HKDF, SHA-512", macs_and_kdfs},
+    {"BLAKE3 keyed and derive_key, BLAKE2b keyed", hashes_keyed},
+    {"X25519, X448", key_agreement},
+    {"P-256, P-384, P-521", nist_curves},
+    {"HPKE key schedule, seal, open, export", hpke_key_schedule},
+};
+
+// ---- the deliberately leaky function ------------------------------------------
+
+// leaky_equal returns at the first differing byte: its running time, and the
+// branch taken, depend on the secret. memcheck must report it.
+__attribute__((noinline)) bool leaky_equal(const std::uint8_t* a, const std::uint8_t* b, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
+}
+
+int run_leaky() {
+  g_mark = true;
+  const bytes key = secret(16, 31);
+  const bytes guess = public_bytes(16, 32);
+  const bool same = leaky_equal(key.data(), guess.data(), key.size());
+  std::printf("leaky_equal ran (%d); memcheck should have reported a conditional jump on a secret\n",
+              same ? 1 : 0);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc > 1 && std::string_view(argv[1]) == "leaky") return run_leaky();
+  if (argc > 1) {
+    std::fprintf(stderr, "usage: %s [leaky]\n", argv[0]);
+    return 2;
+  }
+  const bool under_valgrind = RUNNING_ON_VALGRIND != 0;
+  std::printf("running %s valgrind; CPU levels:", under_valgrind ? "under" : "without");
+  for (auto l : crypto::cpu::available_levels()) std::printf(" %s", std::string(crypto::cpu::name(l)).c_str());
+  std::printf("\n");
+  for (auto level : crypto::cpu::available_levels()) {
+    crypto::cpu::set_max_level(level);
+    for (const auto& c : checks) {
+      outputs reference, marked;
+      g_mark = false;
+      c.run(reference);
+      g_mark = true;
+      c.run(marked);
+      g_mark = false;
+      ++g_checks;
+      const std::string where = std::string(c.name) + " at " + std::string(crypto::cpu::name(level));
+      expect(!reference.values.empty(), where + ": produced nothing");
+      expect(reference.values == marked.values, where + ": the marked run's outputs differ");
+      std::printf("  %-8s %s: %zu outputs\n", std::string(crypto::cpu::name(level)).c_str(),
+                  std::string(c.name).c_str(), reference.values.size());
+    }
+  }
+  std::printf("%d checks, %d failures\n", g_checks, g_failures);
+  return g_failures == 0 ? 0 : 1;
+}
