@@ -55,6 +55,54 @@ struct evp {
   }
 };
 
+// register_open_pieces: open of 16 KiB through the incremental opener, in
+// pieces of the given size (16384 = one call), beside OpenSSL's EVP fed the
+// same pieces. Detached: the tag goes to finish; trailing: the tag is the
+// last 16 bytes of the stream and is held back.
+void register_open_pieces(const std::string& op, aead_algorithm alg, const bytes& k, const EVP_CIPHER* cipher,
+                          const std::string& kernel) {
+  constexpr std::size_t total = 16384;
+  for (std::size_t piece : {100u, 1000u, 16384u}) {
+    add(op + ".open_16k_pieces", piece, "sealwire", [piece, alg, &k](benchmark::State& st) {
+      bytes sealed(total + 16), out(total);
+      (void)crypto::aead_seal(alg, sealed, pattern(total), aad, nonce12, k);
+      crypto::aead_opener o;
+      measure(st, total, [&] {
+        (void)o.init(alg, k, nonce12);
+        o.aad(aad);
+        for (std::size_t at = 0; at < total; at += piece) {
+          const std::size_t p = std::min(piece, total - at);
+          (void)o.update(std::span(out).subspan(at, p), std::span(sealed).subspan(at, p));
+        }
+        if (!o.finish(std::span(sealed).subspan(total, 16))) st.SkipWithError("open");
+      });
+    }, kernel + " detached");
+    add(op + ".open_16k_pieces", piece, "sealwire-trailing", [piece, alg, &k](benchmark::State& st) {
+      bytes sealed(total + 16), out(total + 16);
+      (void)crypto::aead_seal(alg, sealed, pattern(total), aad, nonce12, k);
+      crypto::aead_opener o;
+      measure(st, total, [&] {
+        (void)o.init(alg, k, nonce12, crypto::tag_position::trailing);
+        o.aad(aad);
+        std::size_t written = 0;
+        for (std::size_t at = 0; at < sealed.size(); at += piece) {
+          const std::size_t p = std::min(piece, sealed.size() - at);
+          written += *o.update(std::span(out).subspan(written), std::span(sealed).subspan(at, p));
+        }
+        if (!o.finish()) st.SkipWithError("open");
+      });
+    });
+    add(op + ".open_16k_pieces", piece, "openssl", [piece, alg, cipher, &k](benchmark::State& st) {
+      bytes sealed(total + 16), out(total + 16);
+      (void)crypto::aead_seal(alg, sealed, pattern(total), aad, nonce12, k);
+      evp e(cipher, k);
+      measure(st, total, [&] {
+        if (!e.run(false, out.data(), sealed.data(), total, sealed.data() + total, piece)) st.SkipWithError("open");
+      });
+    });
+  }
+}
+
 void register_chacha20_poly1305() {
   for (std::size_t n : {64u, 1024u, 16384u, 65536u}) {
     add("chacha20_poly1305.seal", n, "sealwire", [n](benchmark::State& st) {
@@ -108,49 +156,8 @@ void register_chacha20_poly1305() {
     });
   }
 
-  // Open of 16 KiB through the incremental opener, in pieces of the given
-  // size (16384 = one call). Detached: the tag goes to finish; trailing: the
-  // tag is the last 16 bytes of the stream and is held back.
-  constexpr std::size_t total = 16384;
-  for (std::size_t piece : {100u, 1000u, 16384u}) {
-    add("chacha20_poly1305.open_16k_pieces", piece, "sealwire", [piece](benchmark::State& st) {
-      bytes sealed(total + 16), out(total);
-      (void)crypto::aead_seal(aead_algorithm::chacha20_poly1305, sealed, pattern(total), aad, nonce12, key);
-      crypto::aead_opener o;
-      measure(st, total, [&] {
-        (void)o.init(aead_algorithm::chacha20_poly1305, key, nonce12);
-        o.aad(aad);
-        for (std::size_t at = 0; at < total; at += piece) {
-          const std::size_t p = std::min(piece, total - at);
-          (void)o.update(std::span(out).subspan(at, p), std::span(sealed).subspan(at, p));
-        }
-        if (!o.finish(std::span(sealed).subspan(total, 16))) st.SkipWithError("open");
-      });
-    }, our_kernel() + " detached");
-    add("chacha20_poly1305.open_16k_pieces", piece, "sealwire-trailing", [piece](benchmark::State& st) {
-      bytes sealed(total + 16), out(total + 16);
-      (void)crypto::aead_seal(aead_algorithm::chacha20_poly1305, sealed, pattern(total), aad, nonce12, key);
-      crypto::aead_opener o;
-      measure(st, total, [&] {
-        (void)o.init(aead_algorithm::chacha20_poly1305, key, nonce12, crypto::tag_position::trailing);
-        o.aad(aad);
-        std::size_t written = 0;
-        for (std::size_t at = 0; at < sealed.size(); at += piece) {
-          const std::size_t p = std::min(piece, sealed.size() - at);
-          written += *o.update(std::span(out).subspan(written), std::span(sealed).subspan(at, p));
-        }
-        if (!o.finish()) st.SkipWithError("open");
-      });
-    });
-    add("chacha20_poly1305.open_16k_pieces", piece, "openssl", [piece](benchmark::State& st) {
-      bytes sealed(total + 16), out(total + 16);
-      (void)crypto::aead_seal(aead_algorithm::chacha20_poly1305, sealed, pattern(total), aad, nonce12, key);
-      evp e;
-      measure(st, total, [&] {
-        if (!e.run(false, out.data(), sealed.data(), total, sealed.data() + total, piece)) st.SkipWithError("open");
-      });
-    });
-  }
+  register_open_pieces("chacha20_poly1305", aead_algorithm::chacha20_poly1305, key, EVP_chacha20_poly1305(),
+                       our_kernel());
 }
 
 void register_extended_nonce() {
@@ -251,45 +258,7 @@ void register_aes_gcm() {
       }
     }
 
-    // Open of 16 KiB through the incremental opener in 100-byte pieces.
-    static constexpr std::size_t total = 16384, piece = 100;
-    add(op + ".open_16k_pieces", piece, "sealwire", [v, &k](benchmark::State& st) {
-      bytes sealed(total + 16), out(total);
-      (void)crypto::aead_seal(v.alg, sealed, pattern(total), aad, nonce12, k);
-      crypto::aead_opener o;
-      measure(st, total, [&] {
-        (void)o.init(v.alg, k, nonce12);
-        o.aad(aad);
-        for (std::size_t at = 0; at < total; at += piece) {
-          const std::size_t p = std::min(piece, total - at);
-          (void)o.update(std::span(out).subspan(at, p), std::span(sealed).subspan(at, p));
-        }
-        if (!o.finish(std::span(sealed).subspan(total, 16))) st.SkipWithError("open");
-      });
-    }, std::string(crypto::aes_gcm_provider()) + " detached");
-    add(op + ".open_16k_pieces", piece, "sealwire-trailing", [v, &k](benchmark::State& st) {
-      bytes sealed(total + 16), out(total + 16);
-      (void)crypto::aead_seal(v.alg, sealed, pattern(total), aad, nonce12, k);
-      crypto::aead_opener o;
-      measure(st, total, [&] {
-        (void)o.init(v.alg, k, nonce12, crypto::tag_position::trailing);
-        o.aad(aad);
-        std::size_t written = 0;
-        for (std::size_t at = 0; at < sealed.size(); at += piece) {
-          const std::size_t p = std::min(piece, sealed.size() - at);
-          written += *o.update(std::span(out).subspan(written), std::span(sealed).subspan(at, p));
-        }
-        if (!o.finish()) st.SkipWithError("open");
-      });
-    });
-    add(op + ".open_16k_pieces", piece, "openssl", [v, &k](benchmark::State& st) {
-      bytes sealed(total + 16), out(total + 16);
-      (void)crypto::aead_seal(v.alg, sealed, pattern(total), aad, nonce12, k);
-      evp e(v.evp_cipher(), k);
-      measure(st, total, [&] {
-        if (!e.run(false, out.data(), sealed.data(), total, sealed.data() + total, piece)) st.SkipWithError("open");
-      });
-    });
+    register_open_pieces(op, v.alg, k, v.evp_cipher(), std::string(crypto::aes_gcm_provider()));
   }
 }
 

@@ -29,11 +29,6 @@ namespace {
 class AesGcm : public test::cpu_level_test {};
 SEALWIRE_INSTANTIATE_CPU_LEVELS(AesGcm);
 
-int case_count(int fallback) {
-  if (const char* env = std::getenv("SEALWIRE_DIFFERENTIAL_CASES")) return std::atoi(env);
-  return fallback;
-}
-
 aead_algorithm by_key(const bytes& key) {
   return key.size() == 16 ? aead_algorithm::aes128_gcm : aead_algorithm::aes256_gcm;
 }
@@ -469,7 +464,7 @@ TEST(AesGcmLevels, SwitchingLevelsMidMessage) {
 
 TEST_P(AesGcm, AgainstOpenSSL) {
   test::seeded_random rng(0xae5);
-  const int n = case_count(300);
+  const int n = test::differential_cases(300);
   for (int i = 0; i < n; ++i) {
     const bytes key = rng.fill(i % 2 ? 16 : 32), nonce = rng.fill(12);
     const aead_algorithm alg = by_key(key);
@@ -505,7 +500,7 @@ TEST_P(AesGcm, AgainstOpenSSL) {
 
 TEST_P(AesGcm, AnyIvLengthAgainstOpenSSL) {
   test::seeded_random rng(0x1f);
-  const int n = case_count(200);
+  const int n = test::differential_cases(200);
   for (int i = 0; i < n; ++i) {
     const bytes key = rng.fill(i % 2 ? 16 : 32);
     // OpenSSL takes IVs of up to 128 bytes (Wycheproof has a longer one).

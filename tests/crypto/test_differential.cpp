@@ -23,11 +23,6 @@ namespace {
 class Differential : public test::cpu_level_test {};
 SEALWIRE_INSTANTIATE_CPU_LEVELS(Differential);
 
-int case_count(int fallback) {
-  if (const char* env = std::getenv("SEALWIRE_DIFFERENTIAL_CASES")) return std::atoi(env);
-  return fallback;
-}
-
 std::size_t random_length(test::seeded_random& rng) {
   switch (rng.uniform(4)) {
     case 0: return rng.uniform(64);
@@ -48,7 +43,7 @@ using test::seal_in_pieces;
 
 TEST_P(Differential, ChaCha20Poly1305AgainstOpenSSL) {
   test::seeded_random rng(0xc0ffee);
-  const int n = case_count(400);
+  const int n = test::differential_cases(400);
   for (int i = 0; i < n; ++i) {
     const bytes key = rng.fill(32), nonce = rng.fill(12), aad = rng.fill(rng.uniform(3) ? rng.uniform(100) : 0);
     const bytes pt = rng.fill(random_length(rng));
@@ -77,7 +72,7 @@ TEST_P(Differential, ChaCha20Poly1305AgainstOpenSSL) {
 
 TEST_P(Differential, FamilyAgainstLibsodium) {
   test::seeded_random rng(0x50d1);
-  const int n = case_count(400);
+  const int n = test::differential_cases(400);
   for (int i = 0; i < n; ++i) {
     const auto alg = static_cast<aead_algorithm>(i % 4);
     const auto& props = crypto::properties(alg);
@@ -123,7 +118,7 @@ TEST_P(Differential, FamilyAgainstLibsodium) {
 
 TEST_P(Differential, StreamCiphersAgainstOpenSSLAndLibsodium) {
   test::seeded_random rng(0x5eed);
-  const int n = case_count(300);
+  const int n = test::differential_cases(300);
   for (int i = 0; i < n; ++i) {
     const bytes key = rng.fill(32), pt = rng.fill(random_length(rng));
     const auto counter = static_cast<std::uint32_t>(rng.uniform(3) == 0 ? 0xffffffffu - 200 : rng.uniform(1000));

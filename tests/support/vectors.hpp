@@ -54,6 +54,10 @@ class seeded_random final : public crypto::random_source {
   std::uint64_t s_[4];
 };
 
+// differential_cases is the number of cases a randomised differential test
+// runs: SEALWIRE_DIFFERENTIAL_CASES when set (at least 1), else fallback.
+[[nodiscard]] int differential_cases(int fallback);
+
 // cpu_levels is every level this machine can run, portable first.
 [[nodiscard]] std::vector<crypto::cpu::level> cpu_levels();
 
