@@ -135,22 +135,7 @@ void register_x25519() {
     crypto_scalarmult_base(pb, b.data());
     measure(st, 0, [&] { benchmark::DoNotOptimize(crypto_scalarmult(out, a.data(), pb)); });
   });
-  add("x25519.shared", 1, "openssl", [](benchmark::State& st) {
-    const bytes a = pattern(32, 1), b = pattern(32, 2);
-    EVP_PKEY* ka = EVP_PKEY_new_raw_private_key(EVP_PKEY_X25519, nullptr, a.data(), 32);
-    EVP_PKEY* kb = EVP_PKEY_new_raw_private_key(EVP_PKEY_X25519, nullptr, b.data(), 32);
-    EVP_PKEY_CTX* ctx = EVP_PKEY_CTX_new(ka, nullptr);
-    EVP_PKEY_derive_init(ctx);
-    EVP_PKEY_derive_set_peer(ctx, kb);
-    std::uint8_t out[32];
-    measure(st, 0, [&] {
-      std::size_t len = 32;
-      EVP_PKEY_derive(ctx, out, &len);
-    });
-    EVP_PKEY_CTX_free(ctx);
-    EVP_PKEY_free(ka);
-    EVP_PKEY_free(kb);
-  });
+  add("x25519.shared", 1, "openssl", [](benchmark::State& st) { openssl_raw_derive(st, EVP_PKEY_X25519, 32); });
   add("x25519.keygen", 1, "sealwire", [](benchmark::State& st) {
     std::uint8_t sk[32], pk[32];
     measure(st, 0, [&] { (void)crypto::x25519::generate(sk, pk); });
@@ -159,16 +144,7 @@ void register_x25519() {
     std::uint8_t sk[32], pk[32];
     measure(st, 0, [&] { crypto_box_keypair(pk, sk); });
   });
-  add("x25519.keygen", 1, "openssl", [](benchmark::State& st) {
-    EVP_PKEY_CTX* ctx = EVP_PKEY_CTX_new_id(EVP_PKEY_X25519, nullptr);
-    EVP_PKEY_keygen_init(ctx);
-    measure(st, 0, [&] {
-      EVP_PKEY* k = nullptr;
-      EVP_PKEY_keygen(ctx, &k);
-      EVP_PKEY_free(k);
-    });
-    EVP_PKEY_CTX_free(ctx);
-  });
+  add("x25519.keygen", 1, "openssl", [](benchmark::State& st) { openssl_raw_keygen(st, EVP_PKEY_X25519); });
 }
 
 // ECDH on the NIST curves: shared secret and key generation, ours beside

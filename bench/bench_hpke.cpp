@@ -98,36 +98,12 @@ void register_all() {
 
   add("x448.shared", 1, "sealwire", [](benchmark::State& st) { primitive_ops<crypto::x448>(st, 1); },
       std::string(crypto::x448::provider()));
-  add("x448.shared", 1, "openssl", [](benchmark::State& st) {
-    const bytes a = pattern(56, 1), b = pattern(56, 2);
-    EVP_PKEY* ka = EVP_PKEY_new_raw_private_key(EVP_PKEY_X448, nullptr, a.data(), 56);
-    EVP_PKEY* kb = EVP_PKEY_new_raw_private_key(EVP_PKEY_X448, nullptr, b.data(), 56);
-    EVP_PKEY_CTX* ctx = EVP_PKEY_CTX_new(ka, nullptr);
-    EVP_PKEY_derive_init(ctx);
-    EVP_PKEY_derive_set_peer(ctx, kb);
-    std::uint8_t out[56];
-    measure(st, 0, [&] {
-      std::size_t len = 56;
-      EVP_PKEY_derive(ctx, out, &len);
-    });
-    EVP_PKEY_CTX_free(ctx);
-    EVP_PKEY_free(ka);
-    EVP_PKEY_free(kb);
-  });
+  add("x448.shared", 1, "openssl", [](benchmark::State& st) { openssl_raw_derive(st, EVP_PKEY_X448, 56); });
   add("x448.keygen", 1, "sealwire", [](benchmark::State& st) {
     std::uint8_t sk[56], pk[56];
     measure(st, 0, [&] { (void)crypto::x448::generate(sk, pk); });
   }, std::string(crypto::x448::provider()));
-  add("x448.keygen", 1, "openssl", [](benchmark::State& st) {
-    EVP_PKEY_CTX* ctx = EVP_PKEY_CTX_new_id(EVP_PKEY_X448, nullptr);
-    EVP_PKEY_keygen_init(ctx);
-    measure(st, 0, [&] {
-      EVP_PKEY* k = nullptr;
-      EVP_PKEY_keygen(ctx, &k);
-      EVP_PKEY_free(k);
-    });
-    EVP_PKEY_CTX_free(ctx);
-  });
+  add("x448.keygen", 1, "openssl", [](benchmark::State& st) { openssl_raw_keygen(st, EVP_PKEY_X448); });
 }
 
 const registrar reg(&register_all);

@@ -44,4 +44,11 @@ struct registrar {
 // pattern fills a buffer with a deterministic non-trivial byte pattern.
 bytes pattern(std::size_t n, std::uint8_t seed = 1);
 
+// openssl_raw_derive measures OpenSSL's shared secret for a raw-key curve
+// (EVP_PKEY_X25519, EVP_PKEY_X448) of `size`-byte keys, with one context
+// reused across iterations.
+void openssl_raw_derive(benchmark::State& st, int evp_type, std::size_t size);
+// openssl_raw_keygen measures OpenSSL's key generation for such a curve.
+void openssl_raw_keygen(benchmark::State& st, int evp_type);
+
 }  // namespace sealwire::bench

@@ -2,6 +2,8 @@
 // in one run, so every figure can be read as a ratio.
 #include "common.hpp"
 
+#include <openssl/evp.h>
+
 #include <sealwire/crypto/cpu.hpp>
 
 #include <openssl/opensslv.h>
@@ -28,6 +30,34 @@ bytes pattern(std::size_t n, std::uint8_t seed) {
     v = static_cast<std::uint8_t>(x >> 24);
   }
   return b;
+}
+
+void openssl_raw_derive(benchmark::State& st, int evp_type, std::size_t size) {
+  const bytes a = pattern(size, 1), b = pattern(size, 2);
+  EVP_PKEY* ka = EVP_PKEY_new_raw_private_key(evp_type, nullptr, a.data(), size);
+  EVP_PKEY* kb = EVP_PKEY_new_raw_private_key(evp_type, nullptr, b.data(), size);
+  EVP_PKEY_CTX* ctx = EVP_PKEY_CTX_new(ka, nullptr);
+  EVP_PKEY_derive_init(ctx);
+  EVP_PKEY_derive_set_peer(ctx, kb);
+  bytes out(size);
+  measure(st, 0, [&] {
+    std::size_t len = size;
+    EVP_PKEY_derive(ctx, out.data(), &len);
+  });
+  EVP_PKEY_CTX_free(ctx);
+  EVP_PKEY_free(ka);
+  EVP_PKEY_free(kb);
+}
+
+void openssl_raw_keygen(benchmark::State& st, int evp_type) {
+  EVP_PKEY_CTX* ctx = EVP_PKEY_CTX_new_id(evp_type, nullptr);
+  EVP_PKEY_keygen_init(ctx);
+  measure(st, 0, [&] {
+    EVP_PKEY* k = nullptr;
+    EVP_PKEY_keygen(ctx, &k);
+    EVP_PKEY_free(k);
+  });
+  EVP_PKEY_CTX_free(ctx);
 }
 
 }  // namespace sealwire::bench
