@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // AEAD benchmarks: ChaCha20-Poly1305 and AES-128/256-GCM seal/open at several
 // sizes and open in pieces (both tag positions), XChaCha20-Poly1305 and
 // XSalsa20-Poly1305 — beside OpenSSL's EVP (fed the same pieces) and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Benchmarks of the foundation helpers: constant-time compare and the CSPRNG.
 #include "common.hpp"
 

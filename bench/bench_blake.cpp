@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // BLAKE3 and BLAKE2b benchmarks beside libsodium's BLAKE2b and OpenSSL's
 // BLAKE2b-512 and SHA-256, and multithreaded BLAKE3 beside one thread.
 #include "common.hpp"

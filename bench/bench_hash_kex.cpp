@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SHA-2, HMAC, HKDF, X25519 and NIST-curve ECDH benchmarks beside OpenSSL,
 // libsodium and Crypto++ (HKDF).
 #include "common.hpp"

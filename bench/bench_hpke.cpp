@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // HPKE benchmarks beside the key-agreement operations they are built on, and
 // X448 beside OpenSSL. Setup targets: a sender's setup within 1.1x of one key
 // generation plus one DH, a recipient's within 1.1x of one DH.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stream-cipher peers that OpenSSL and libsodium lack: ChaCha8/12/20 and
 // Salsa20/8/12/20 from Botan 2 and Crypto++, for the reduced-round targets.
 #include "common.hpp"

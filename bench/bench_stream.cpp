@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stream cipher and Poly1305 benchmarks beside OpenSSL and libsodium.
 #include "common.hpp"
 

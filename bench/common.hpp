@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Benchmark helpers: cycle counting with the time-stamp counter and a naming
 // scheme "operation/size/implementation" that scripts/bench turns into ratio tables.
 #pragma once

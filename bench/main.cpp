@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sealwire's benchmark executable: our code and the peers (OpenSSL, libsodium)
 // in one run, so every figure can be read as a ratio.
 #include "common.hpp"

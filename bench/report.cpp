@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Turns Google Benchmark JSON output from sealwire_bench into Markdown tables:
 // one table per operation, one row per size, sealwire beside each peer with
 // the ratio of speeds (above 1 means sealwire is faster). Implementations named

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Shared build settings for sealwire's targets.
 
 # Warnings for our own code (not exported to users of the installed package).

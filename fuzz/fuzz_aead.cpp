@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target: the incremental AEAD opener against the one-shot open, for
 // every AEAD. The input picks the algorithm, the fragmentation and the AAD
 // length, then carries the nonce, the AAD and ciphertext || tag. Keys are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The AEAD fuzz target's algorithms and fixed keys, shared with the seed generator.
 #pragma once
 

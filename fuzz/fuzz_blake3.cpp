@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target: BLAKE3 fed in fragments against the one-shot functions, in all
 // three modes, with the output read through finalize and through the XOF
 // reader in pieces and from an offset.

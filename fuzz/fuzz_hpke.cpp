@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target: HPKE public-key deserialization and the recipient's side
 // (setup_recipient, then open). The input chooses the suite, the mode and the
 // lengths of enc, info and aad; the rest is the ciphertext. The recipient,

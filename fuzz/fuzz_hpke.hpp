@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The HPKE fuzz target's fixed parties, shared with the seed generator.
 #pragma once
 

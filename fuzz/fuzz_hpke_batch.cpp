@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target: the sealwire-hpke batch request parser and dispatcher. Any line
 // must get exactly one JSON object back (a result or an error), never a crash.
 #include "batch.hpp"

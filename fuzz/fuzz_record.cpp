@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target: the record layer's receive path. The first byte picks the
 // configuration (client auth, AEAD, KDF, KEM), the second the receiving role
 // and whether the handshake is done first, the third the fragmentation; the

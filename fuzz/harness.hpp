@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shared by the fuzz targets and the seed generator: a deterministic random
 // source, fixed keys, and record connections whose handshake is the same
 // every time, so that records recorded by the seed generator decrypt in the

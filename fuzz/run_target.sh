@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs one libFuzzer target: replays the seed corpus, then fuzzes for SECONDS
 # on a fresh working copy of it. Exits non-zero on any finding (libFuzzer
 # writes the input to FINDINGS). SECONDS=0 only replays the corpus.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Seed corpora for the fuzz targets, generated rather than stored: real
 // handshake flights and records (from the same deterministic endpoints the
 // targets build), sealed HPKE messages, sealed AEAD messages, BLAKE3 inputs

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The ChaCha20-Poly1305 family: RFC 8439 2.8 (ChaCha20-Poly1305),
 // draft-irtf-cfrg-xchacha 2.3 (XChaCha20-Poly1305), NaCl's secretbox
 // (XSalsa20-Poly1305) and draft-agl-tls-chacha20poly1305 (the original,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // AES (FIPS 197) in Galois/Counter Mode (NIST SP 800-38D): the portable,
 // constant-time AES and GHASH kernels and the driver every kernel shares
 // (partial blocks, counters, J0, the length block and the tag).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // AES-GCM kernels (NIST SP 800-38D) on AES-NI and PCLMULQDQ: eight counter
 // blocks in flight, GHASH over eight blocks with H^8..H^1 and one reduction.
 #include <immintrin.h>

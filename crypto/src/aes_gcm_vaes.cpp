@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // AES-GCM kernels (NIST SP 800-38D) on VAES and VPCLMULQDQ with 512-bit
 // registers: four blocks per register, sixteen blocks per step, GHASH over
 // sixteen blocks with H^16..H^1 and one reduction. Multiples of 16 blocks only.

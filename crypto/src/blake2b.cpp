@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // BLAKE2b (RFC 7693): the compression function in 64-bit portable code with
 // the state in locals and the rounds unrolled, and the keyed, incremental driver.
 #include <sealwire/crypto/blake2b.hpp>

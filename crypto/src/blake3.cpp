@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // BLAKE3 (the BLAKE3 specification, 2020): the portable compression, the
 // kernel table, the tree driver (chunk state, chaining-value stack, root
 // output) and the multithreaded one-shot.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // BLAKE3 hash_many for AVX2 (the BLAKE3 specification, 2020): eight inputs
 // at a time, one per 32-bit lane.
 #include "detail/blake3_core.hpp"

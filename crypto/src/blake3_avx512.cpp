@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // BLAKE3 hash_many for AVX-512F/VL (the BLAKE3 specification, 2020): sixteen
 // inputs at a time in 512-bit vectors, and eight and four in 256- and 128-bit
 // ones for the remainder, all rotating with vprord.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // BLAKE3 hash_many for SSSE3/SSE4.1 (the BLAKE3 specification, 2020): four
 // inputs at a time, one per 32-bit lane.
 #include "detail/blake3_core.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ChaCha (original, IETF RFC 8439 2.3-2.4, XChaCha) and HChaCha: keying, the
 // portable block function and the kernel table.
 #include <sealwire/crypto/chacha.hpp>

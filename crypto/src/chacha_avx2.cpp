@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ChaCha kernel for AVX2: eight blocks in parallel.
 #include "detail/chacha_core.hpp"
 #include "detail/vec_avx2.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ChaCha kernels for AVX-512: sixteen blocks in parallel (one state word of
 // sixteen blocks per register), and four blocks quarter-round parallel (one
 // block per 128-bit lane, its four rows in four registers), for the runs of

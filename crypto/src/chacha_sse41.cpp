@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ChaCha kernel for SSSE3/SSE4.1: four blocks in parallel. (A single block
 // with its four rows in four registers, quarter rounds side by side, was
 // slower than the portable code: it is one serial dependency chain.)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The contract-failure handler.
 #include <sealwire/crypto/contract.hpp>
 

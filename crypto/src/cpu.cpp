@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CPU feature detection with cpuid and xgetbv, cached, with level forcing.
 #include <sealwire/crypto/cpu.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Constant-time comparison, selection and wiping.
 #include <sealwire/crypto/contract.hpp>
 #include <sealwire/crypto/ct.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ECDH on P-256, P-384 and P-521 (SEC 1 3.3.1): key encoding and range
 // checks and key generation around the curve arithmetic of detail/nist_ec.hpp.
 // One portable build: a BMI2/ADX build of the same code (mulx) measured no

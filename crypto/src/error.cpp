@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The crypto_errc error category.
 #include <sealwire/crypto/result.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Constant-time hex encoding and decoding.
 #include <sealwire/crypto/ct.hpp>
 #include <sealwire/crypto/hex.hpp>

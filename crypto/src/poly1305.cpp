@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Poly1305 (RFC 8439 2.5): the portable driver (buffering of a partial block,
 // padding, finalisation) and the portable radix-2^64 block kernel.
 #include <sealwire/crypto/poly1305.hpp>

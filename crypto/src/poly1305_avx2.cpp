@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Poly1305 kernel for AVX2: radix 2^26, four blocks per step. Four lanes
 // each carry an accumulator that is multiplied by r^4 per step; at the end
 // lane j is multiplied by r^(4-j) and the lanes are summed.

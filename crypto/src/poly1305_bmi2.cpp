@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Poly1305 scalar kernel built for BMI2/ADX: the portable radix-2^64 step,
 // which the compiler turns into mulx-based multiplication here.
 #include "detail/poly1305_core.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Poly1305 kernel for AVX-512 IFMA: radix 2^44 (limbs of 44, 44 and 42
 // bits), eight blocks per step with vpmadd52luq/vpmadd52huq. Eight lanes each
 // carry an accumulator multiplied by r^8 per step; at the end lane j is

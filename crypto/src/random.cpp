@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The CSPRNG entry point on getrandom(2), with a replaceable source.
 #include <sealwire/crypto/ct.hpp>
 #include <sealwire/crypto/random.hpp>

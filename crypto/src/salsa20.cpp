@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Salsa20 and XSalsa20 (Bernstein) and HSalsa20: keying, the portable block
 // function and the kernel table.
 #include <sealwire/crypto/cpu.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Salsa20 kernel for AVX2: 8 blocks in parallel.
 #include "detail/salsa_core.hpp"
 #include "detail/vec_avx2.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Salsa20 kernel for SSSE3/SSE4.1: 4 blocks in parallel.
 #include "detail/salsa_core.hpp"
 #include "detail/vec_sse41.hpp"

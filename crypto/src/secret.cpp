@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // secret_bytes: a heap buffer that wipes its contents before releasing them.
 #include <sealwire/crypto/secret.hpp>
 

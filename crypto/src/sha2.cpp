@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SHA-256, SHA-384 and SHA-512 (FIPS 180-4): initial values, the portable
 // compression functions, kernel selection and the Merkle-Damgard driver.
 #include <sealwire/crypto/cpu.hpp>

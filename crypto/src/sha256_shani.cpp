@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SHA-256 compression with the SHA extensions (sha256rnds2, sha256msg1/2):
 // the state lives as {A,B,E,F} and {C,D,G,H} in two registers; each
 // sha256rnds2 does two rounds, the message schedule four words at a time.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SHA-256 and SHA-512 compression built for BMI2: the portable code, which
 // the compiler turns into rorx rotates (no flags dependency) here.
 #include "detail/sha2_core.hpp"

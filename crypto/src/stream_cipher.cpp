@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The portable driver shared by ChaCha and Salsa20: counter limits, the
 // buffered partial block, and the wide-to-narrow waterfall over the kernels.
 #include <sealwire/crypto/stream_cipher.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // X25519 (RFC 7748): scalar decoding, the all-zero check, key generation and
 // the choice between the portable and the BMI2/ADX build of the ladder.
 #include <sealwire/crypto/cpu.hpp>

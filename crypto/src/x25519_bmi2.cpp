@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // X25519 ladder built for BMI2/ADX: the same radix-2^51 arithmetic, which the
 // compiler schedules with mulx (no flag dependencies between products).
 #include "detail/x25519_ladder.hpp"

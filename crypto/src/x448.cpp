@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // X448 (RFC 7748 section 5): the Montgomery ladder on Curve448 over
 // GF(p), p = 2^448 - 2^224 - 1, in portable 64-bit code (eight 56-bit limbs).
 #include <sealwire/crypto/x448.hpp>

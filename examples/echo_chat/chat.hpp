@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The echo chat: a chat room server and its clients on sealwire::record::stream
 // over TCP, with C++20 coroutines on Boost.Asio. The executables
 // (sealwire-chat-server, sealwire-chat-client, sealwire-demo) and the load and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The echo chat client: scripted (tests, demo) and interactive.
 #include "chat.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sealwire-chat-client: join an echo chat room.
 //   sealwire-chat-client connect 127.0.0.1:7000 --server-key server.pub --nick alice
 //   sealwire-chat-client connect 127.0.0.1:7000 --server-key HEX --nick bot --script 100

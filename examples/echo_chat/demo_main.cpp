@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sealwire-demo: the echo chat on loopback. Starts a server, lets several
 // scripted clients chat through it, prints what one of them saw and a summary.
 #include "chat.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Key files and fingerprints for the echo chat.
 #include "chat.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The echo chat server: an acceptor, one session per connection, a room that
 // broadcasts every chat line to every member.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sealwire-chat-server: the echo chat room.
 //   sealwire-chat-server keygen --out server        writes server.key (0600) and server.pub
 //   sealwire-chat-server serve --listen 127.0.0.1:7000 --key server.key

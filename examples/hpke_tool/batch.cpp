@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The sealwire-hpke batch protocol and suite names.
 #include "batch.hpp"
 

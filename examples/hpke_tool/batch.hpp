@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The sealwire-hpke batch protocol: one JSON request per line in, one JSON
 // response per line out (docs/hpke-tool.md). Byte strings are hex, suite ids
 // integers. Malformed input gets an error response, never a crash.

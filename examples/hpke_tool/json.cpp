@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The batch protocol's JSON reader and writer.
 #include "json.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A small JSON reader and writer for the sealwire-hpke batch protocol: the
 // subset the protocol uses (objects, arrays, strings, integers, booleans,
 // null), strict about syntax, with a nesting limit, and no exceptions on

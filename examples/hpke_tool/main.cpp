@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sealwire-hpke: HPKE (RFC 9180) from the command line — key generation,
 // sealing and opening files or pipes, secret export, and a JSON-lines batch
 // mode for interop testing. See docs/hpke-tool.md.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // HPKE (RFC 9180): the suite tables, labelled derivations, the DH-based KEMs
 // (section 4.1), the key schedule (5.1), encryption contexts (5.2) and secret
 // export (5.3).

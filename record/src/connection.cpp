@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The sans-IO record connection: handshake state machine (docs/protocol.md 4)
 // and record protection (docs/protocol.md 3).
 #include <sealwire/crypto/ct.hpp>

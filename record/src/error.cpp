@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The record_errc error category.
 #include <sealwire/record/error.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Echo chat test harness: a server on loopback and scripted clients on an
 // io_context in a background thread.
 #pragma once

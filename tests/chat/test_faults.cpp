@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Faults: while well-behaved clients chat, misbehaving clients must be
 // disconnected (or refused) with a logged reason within their timeout, the
 // server's buffered bytes must stay bounded, and every well-behaved client's

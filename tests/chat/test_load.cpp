@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Load: many clients chatting through one server. Every client must receive
 // every chat line exactly once, each sender's lines in order.
 #include "chat_harness.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The ChaCha20-Poly1305 family, one-shot: RFC 8439 and XChaCha draft known
 // answers, the Crypto++, Botan and Wycheproof files, and secretbox against
 // libsodium.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The incremental sealer and opener: every split, both tag positions,
 // in-place operation, bit flips, buffer errors, failure states and misuse.
 #include <sealwire/crypto/aead.hpp>

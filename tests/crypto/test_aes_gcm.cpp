@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // AES-GCM (NIST SP 800-38D): FIPS 197 block and key-schedule answers, the GCM
 // specification's test cases, Wycheproof, every split point of the
 // incremental opener, any IV length, each kernel against the portable one,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The error model, contracts, constant-time helpers, hex and the random source.
 #include <sealwire/crypto/ct.hpp>
 #include <sealwire/crypto/hex.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // BLAKE2b: the RFC 7693 appendix example and other published known answers,
 // differential tests against libsodium (crypto_generichash) and OpenSSL,
 // incremental and snapshot properties, and argument checks.

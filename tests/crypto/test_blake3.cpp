@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // BLAKE3: the official vector file, known answers transcribed from it, every
 // CPU level against the portable one, each kernel called directly, and the
 // incremental, snapshot, extendable-output and multithreaded properties.

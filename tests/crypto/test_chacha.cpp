@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ChaCha (original, IETF, XChaCha) and HChaCha: known answers from RFC 8439
 // and draft-irtf-cfrg-xchacha, the shared vector files, and properties.
 #include <sealwire/crypto/chacha.hpp>

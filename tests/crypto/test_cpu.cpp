@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CPU detection and level forcing.
 #include <sealwire/crypto/cpu.hpp>
 

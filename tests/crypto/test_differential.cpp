@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Randomised differential tests of the ciphers and AEADs against OpenSSL and
 // libsodium: random lengths (0-10,000), keys, nonces, AAD and splits. The
 // seed is fixed, so a failure reproduces; SEALWIRE_DIFFERENTIAL_CASES raises

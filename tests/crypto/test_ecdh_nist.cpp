@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ECDH on P-256, P-384 and P-521: RFC 5903 section 8 known answers, the
 // Wycheproof ECDH files (raw SEC 1 points and DER SubjectPublicKeyInfo),
 // differential checks against OpenSSL, key and scalar validation, and key

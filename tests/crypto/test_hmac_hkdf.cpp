@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // HMAC (RFC 4231) and HKDF (RFC 5869): known answers, the Wycheproof files,
 // the output limit, and differential checks with OpenSSL and libsodium.
 #include <sealwire/crypto/hkdf.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every instruction-set kernel against the portable one: all lengths through
 // the driver at each CPU level, and each kernel called directly at counters
 // that straddle 2^32 (where the low counter word wraps into the high one).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Poly1305: RFC 8439 known answers, the Botan and Crypto++ files, incremental
 // updates at every split, and differential checks with libsodium and OpenSSL.
 #include <sealwire/crypto/chacha.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Salsa20 (8/12/20 rounds), XSalsa20 and HSalsa20: eSTREAM, Crypto++ and Botan
 // vectors, known answers in the source, and differential checks with libsodium.
 #include <sealwire/crypto/salsa20.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // secret_array and secret_bytes wipe their contents.
 #include <sealwire/crypto/ct.hpp>
 #include <sealwire/crypto/secret.hpp>

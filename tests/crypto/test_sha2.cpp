@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SHA-256/384/512: FIPS 180-4 examples and long messages, incremental and
 // snapshot behaviour, and differential checks with OpenSSL and libsodium, at
 // every CPU level.

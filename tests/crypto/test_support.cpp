@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The vector-file loader and the skip when a file is absent.
 #include "vectors.hpp"
 

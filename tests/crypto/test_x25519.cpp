@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // X25519: RFC 7748 known answers and iterations, Wycheproof (with a decision
 // for every "acceptable" flag), and differential checks with libsodium and
 // OpenSSL, at every CPU level.

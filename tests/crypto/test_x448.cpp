@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // X448 (RFC 7748): the RFC's known answers (sections 5.2 and 6.2), the
 // Wycheproof x448 file, a differential check against OpenSSL, and the
 // rejection of all-zero results and wrong-length keys.

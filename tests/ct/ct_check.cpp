@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Constant-time check under valgrind memcheck (the BoringSSL approach): the
 // secret inputs are marked undefined with memcheck's client requests, so any
 // branch or memory address that depends on them is reported as a use of an

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Proves the constant-time check can fail: memcheck must report the
 # deliberately leaky comparison in sealwire_ct_check (a branch on a secret).
 # Usage: expect_leak.sh VALGRIND CT_CHECK

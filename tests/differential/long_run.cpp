@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The long differential run (scripts/differential MINUTES): random inputs for
 // every primitive sealwire shares with OpenSSL or libsodium, at a random CPU
 // level each time, compared until the time is up. Prints the operations run

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The HPKE error category.
 #include <sealwire/hpke/error.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // HPKE (RFC 9180): every official vector whose suite is built in (key
 // schedule values, deterministic encapsulation, all 257 encryptions in
 // order and out of order, exports), and the negative cases.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // HPKE with the NIST DHKEMs (RFC 9180 7.1): P-384 has no official vectors,
 // so its DeriveKeyPair is recomputed here from the RFC's definition and its
 // suites run round trips in all four modes; key validation for all three

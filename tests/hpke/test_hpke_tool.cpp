@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The sealwire-hpke batch protocol: round trips, an official vector through
 // the batch seal, failures reported with their index, and malformed input
 // answered with an error (never a crash).

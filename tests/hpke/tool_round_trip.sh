@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # sealwire-hpke end to end, in every mode: keygen to files (private key 0600),
 # seal stdin to a file, open it back; a wrong info and a flipped byte fail.
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs the build tree into a scratch prefix, then builds and runs a
 # consumer with find_package(sealwire) and with pkg-config.
 set -euo pipefail

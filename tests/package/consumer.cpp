@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Builds against the installed headers and libraries of every component.
 #include <sealwire/crypto/ct.hpp>
 #include <sealwire/hpke/error.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Record-layer test harness: keys and configurations, a test hook into the
 // connection, moving bytes between two sans-IO connections with chosen
 // fragmentation, and splitting a byte stream into records.

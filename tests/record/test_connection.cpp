@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The sans-IO record connection: handshake, data, fragmentation, key
 // updates, limits and configuration errors.
 #include <sealwire/record/connection.hpp>

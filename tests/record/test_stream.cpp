@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sealwire::record::stream over Asio: socketpairs and loopback TCP, sync and
 // async (callbacks, coroutines, futures), shutdown, cancellation, EOF.
 #include <sealwire/record/stream.hpp>

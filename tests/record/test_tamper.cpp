@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tampering with a recorded session: every single-bit flip, every
 // truncation, and dropped, duplicated and reordered records must be rejected
 // at the record where they land, releasing no plaintext of that record or any

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Helpers shared by the AEAD tests: one-shot seal/open with a detached tag, a
 // known-answer check both ways, our incremental sealer and trailing-tag
 // opener fed in random pieces, and OpenSSL's EVP AEADs fed in pieces.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Parsers for third-party test-vector formats.
 #include "formats.hpp"
 

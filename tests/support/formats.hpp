@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Parsers for the third-party vector formats in ../shared/vectors/stream:
 // Botan .vec, Crypto++ TestVectors text, ECRYPT eSTREAM, Strombergson ChaCha.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "oracles.hpp"
 
 #include <openssl/bn.h>

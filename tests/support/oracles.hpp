@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reference implementations the tests compare against (OpenSSL through EVP,
 // libsodium), wrapped once for the differential tests and the long
 // differential run (tests/differential). No GoogleTest assertions here:

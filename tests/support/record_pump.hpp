@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Moving bytes between sans-IO record connections with chosen fragmentation:
 // shared by the record tests and the fuzz targets (no GoogleTest here).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test support: hex helpers, locating and loading the shared vector files, a
 // deterministic random source, and CPU-level parameterisation.
 #pragma once

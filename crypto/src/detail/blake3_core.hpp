@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // BLAKE3 (the BLAKE3 specification, O'Connor, Aumasson, Neves and
 // Wilcox-O'Hearn, 2020): constants, the round function written once for any
 // word type W, the lane-parallel hash_many body, and the kernel declarations.

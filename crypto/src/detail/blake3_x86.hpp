@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // BLAKE3 lane types for the x86 hash_many kernels: four and eight inputs side
 // by side in 128- and 256-bit vectors, with the transposes between an input's
 // words and the lanes. The rotation is a parameter (byte shuffles and shifts

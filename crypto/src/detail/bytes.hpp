@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Little-endian loads and stores and rotations. The functions have internal
 // linkage (static) so instruction-set files may include this header without
 // sharing an inline copy compiled for a newer CPU.

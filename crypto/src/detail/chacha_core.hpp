@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The ChaCha quarter round and double rounds, written once for any word type
 // W with +, ^ and rotl<N>: uint32_t for the portable code, a vector of lanes
 // (one block per lane, or one row per lane) for the instruction-set kernels.

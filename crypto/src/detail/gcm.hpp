@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The AES-GCM driver (NIST SP 800-38D) behind the AEAD interface: keying, the
 // buffered GHASH and CTR streams, and the tag. Kernels are chosen per call
 // from the enabled CPU features, so a state may move between levels.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // AES-GCM kernels (NIST SP 800-38D): whole 16-byte blocks only. Counters,
 // partial blocks and lengths live in the driver (aes_gcm.cpp).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Kernel tables for the stream ciphers and Poly1305. Kernels do bulk work on
 // whole blocks only; counters, limits, buffering and tails live in the
 // portable drivers (stream_cipher.cpp, poly1305.cpp).

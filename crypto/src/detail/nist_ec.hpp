@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ECDH on NIST P-256, P-384 and P-521 (FIPS 186-4 D.1.2, SEC 1 3.3.1): two
 // field types (Montgomery form for P-256/P-384, a Mersenne reduction for
 // P-521), the complete projective formulas of Renes, Costello and Batina

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The scalar Poly1305 step (radix 2^64) and radix-2^44 helpers, shared by the
 // portable driver and the instruction-set files. Internal linkage.
 #pragma once

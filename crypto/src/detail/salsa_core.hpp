@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Salsa20 quarter round and double rounds, written once for any word type
 // W with +, ^ and rotl<N> (see chacha_core.hpp). Internal linkage.
 #pragma once

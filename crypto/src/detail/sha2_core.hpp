@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The SHA-256 and SHA-512 compression functions (FIPS 180-4 6.2.2, 6.4.2)
 // with the eight working variables in locals. Internal linkage, so the BMI2
 // build of the same code can include it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Eight 32-bit lanes for the AVX2 kernels: lane type, rotates, counters,
 // transpose, and the generic eight-block kernel. Include only from files
 // compiled with -mavx2; everything here has internal linkage.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Sixteen 32-bit lanes for the AVX-512 kernels: lane type, native rotates,
 // counters, the 16x16 transpose, and the generic sixteen-block kernel.
 // Include only from files compiled with AVX-512F; internal linkage.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Four 32-bit lanes for the SSSE3/SSE4.1 kernels: lane type, rotates,
 // counters, transpose, and the generic four-block kernel. Include only from
 // files compiled with -mssse3 -msse4.1; everything here has internal linkage.

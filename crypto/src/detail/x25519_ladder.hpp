@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Field arithmetic modulo p = 2^255 - 19 in five 51-bit limbs and the X25519
 // Montgomery ladder (RFC 7748 section 5). Internal linkage, so a BMI2/ADX
 // build of the same code (mulx) can sit beside the portable one.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Internal: the KEM operations by themselves (RFC 9180 4.1), for tests that
 // check shared_secret against the official vectors.
 #pragma once

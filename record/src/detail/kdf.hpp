@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Internal: the handshake's hash, HKDF, HMAC and ExpandLabel (docs/protocol.md
 // 4.2) for the KDF chosen at run time, and a transcript hash.
 #pragma once

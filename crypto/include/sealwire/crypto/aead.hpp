@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The ChaCha20-Poly1305 family and AES-GCM behind one interface: one-shot
 // seal and open (attached or detached tag), an incremental sealer, and an
 // incremental opener that either takes the tag at finish or holds back the

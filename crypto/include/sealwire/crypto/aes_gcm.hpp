@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // AES-GCM (NIST SP 800-38D) with an IV of any length. The 96-bit-nonce
 // AES-128-GCM and AES-256-GCM are ordinary AEADs (aead.hpp:
 // aead_algorithm::aes128_gcm, aes256_gcm, sealer and opener included); this

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // BLAKE2b (RFC 7693): unkeyed and keyed hashing (keys up to 64 bytes) with
 // 1- to 64-byte output, incremental and one-shot.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // BLAKE3 (the BLAKE3 specification, O'Connor, Aumasson, Neves and
 // Wilcox-O'Hearn, 2020): hash, keyed_hash and derive_key with extendable output.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ChaCha (Bernstein 2008) with 8, 12 or 20 rounds: the original variant
 // (64-bit nonce and counter), the IETF variant (RFC 8439: 96-bit nonce, 32-bit
 // counter) and XChaCha (draft-irtf-cfrg-xchacha: 192-bit nonce via HChaCha).

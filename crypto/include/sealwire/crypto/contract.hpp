@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Contract failures: API misuse (wrong call order, a length limit a caller must
 // respect) is a programming error, reported through one replaceable handler.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Run-time CPU feature detection (cpuid + xgetbv), detected once and cached,
 // with a way to force a lower level so every SIMD path can be tested.
 #pragma once

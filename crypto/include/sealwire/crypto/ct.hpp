@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Constant-time helpers: comparison, selection and memory wiping whose timing
 // and memory access do not depend on the secret values involved.
 #pragma once

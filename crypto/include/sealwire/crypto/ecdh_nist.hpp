@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ECDH on the NIST prime curves P-256, P-384 and P-521 (FIPS 186-4 D.1.2,
 // SEC 1 3.3.1), constant time, with uncompressed SEC 1 public keys as HPKE
 // (RFC 9180 7.1.1) serializes them.

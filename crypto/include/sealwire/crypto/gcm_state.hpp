@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The state of one AES-GCM message (NIST SP 800-38D): a plain aggregate that
 // the portable driver and every instruction-set kernel share.
 #pragma once

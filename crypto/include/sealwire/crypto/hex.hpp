@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Hexadecimal encoding and decoding in constant time, so keys can be printed
 // and parsed without leaking their value through timing.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // HKDF (RFC 5869): extract and expand, allocation-free, with inputs given in
 // pieces so that labelled derivations (HPKE, TLS-style) need no buffers.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // HMAC (RFC 2104, FIPS 198-1) over the SHA-2 hashes.
 #pragma once
 

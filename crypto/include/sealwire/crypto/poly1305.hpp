@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Poly1305 (RFC 8439 section 2.5): a one-time authenticator, incremental or
 // one-shot, with a constant-time tag check.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The CSPRNG entry point: the operating system's generator (getrandom), with a
 // replaceable source so tests can be deterministic.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sealwire's error model: std::error_code with sealwire's own categories, and
 // one small result<T> (a value or an error code) used by every component.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Salsa20 (Bernstein 2005) with 8, 12 or 20 rounds, 64-bit nonce and counter,
 // and XSalsa20 ("Extending the Salsa20 nonce", 2008) via HSalsa20.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Owning containers for key material: wiped on destruction and when moved from.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The common shape of sealwire's stream ciphers (ChaCha, Salsa20): XOR of a
 // keystream in place or out of place, any lengths, seeking to a block counter.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // X25519 (RFC 7748 section 5): Diffie-Hellman on Curve25519 with the
 // Montgomery ladder, constant time.
 #pragma once

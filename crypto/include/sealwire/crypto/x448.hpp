@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // X448 (RFC 7748 section 5): Diffie-Hellman on Curve448 with the Montgomery
 // ladder, as used by HPKE's DHKEM(X448, HKDF-SHA512).
 #pragma once

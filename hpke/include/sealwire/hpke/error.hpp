@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Errors reported by sealwire's HPKE (RFC 9180).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // HPKE (RFC 9180): hybrid public-key encryption, all four modes, with suites
 // as data (the RFC's numeric ids, dispatched at run time), secret export, and
 // sender and recipient contexts for sequences of messages.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Configuration of a sealwire record connection: roles, keys, algorithm
 // preferences and the named limits of docs/protocol.md section 5.
 #pragma once

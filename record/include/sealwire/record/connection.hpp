@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The sans-IO core of the sealwire record protocol (docs/protocol.md): a
 // connection that turns application data into records and records (in any
 // fragments) into verified application data, and runs the handshake. It

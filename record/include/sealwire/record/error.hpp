@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Errors reported by sealwire's record layer and its handshake.
 #pragma once
 

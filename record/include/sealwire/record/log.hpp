@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The record layer's logging: one spdlog logger, "sealwire.record", silent
 // (level off) until the application raises its level or installs its own.
 // It logs handshake results, key updates, closes and failures at debug and

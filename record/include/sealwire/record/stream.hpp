@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sealwire::record::stream<NextLayer>: the record protocol over an Asio
 // stream, shaped like boost::asio::ssl::stream.
 //
