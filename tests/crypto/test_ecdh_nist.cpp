@@ -205,19 +205,13 @@ bool openssl_generate(bytes& priv, bytes& pub) {
 
 using test::oracle::evp_derive;
 
-class failing_source final : public crypto::random_source {
- public:
-  std::error_code fill(std::span<std::uint8_t> out) noexcept override {
-    if (!out.empty()) out[0] = 0x55;
-    return make_error_code(crypto_errc::rng_failure);
-  }
-};
+using failing_source = test::failing_random;
 
 // scripted_source hands out the given blocks in turn, then repeats the last.
 class scripted_source final : public crypto::random_source {
  public:
   explicit scripted_source(std::vector<bytes> blocks) : blocks_(std::move(blocks)) {}
-  std::error_code fill(std::span<std::uint8_t> out) noexcept override {
+  result<void> fill(std::span<std::uint8_t> out) noexcept override {
     const bytes& b = blocks_[std::min(next_, blocks_.size() - 1)];
     ++next_;
     for (std::size_t i = 0; i < out.size(); ++i) out[i] = b[i % b.size()];

@@ -21,7 +21,7 @@ struct sealed_message {
 inline result<sealed_message> seal_detached(crypto::aead_algorithm alg, const bytes& key, const bytes& nonce,
                                             const bytes& aad, const bytes& pt) {
   sealed_message s{bytes(pt.size()), bytes(16)};
-  auto r = crypto::aead_seal_detached(alg, s.ct, std::span<std::uint8_t, 16>(s.tag.data(), 16), pt, aad, nonce, key);
+  auto r = crypto::aead_seal_detached(alg, s.ct, std::span<std::uint8_t, 16>(s.tag.data(), 16), pt, associated_data(aad), nonce, key);
   if (!r) return r.error();
   return s;
 }
@@ -29,7 +29,7 @@ inline result<sealed_message> seal_detached(crypto::aead_algorithm alg, const by
 inline result<bytes> open_detached(crypto::aead_algorithm alg, const bytes& key, const bytes& nonce, const bytes& aad,
                                    const bytes& ct, const bytes& tag) {
   bytes pt(ct.size());
-  auto r = crypto::aead_open_detached(alg, pt, ct, tag, aad, nonce, key);
+  auto r = crypto::aead_open_detached(alg, pt, ct, tag, associated_data(aad), nonce, key);
   if (!r) return r.error();
   return pt;
 }

@@ -109,7 +109,7 @@ bytes seeded_random::fill(std::size_t n) {
   return b;
 }
 
-std::error_code seeded_random::fill(std::span<std::uint8_t> out) noexcept {
+result<void> seeded_random::fill(std::span<std::uint8_t> out) noexcept {
   for (auto& x : out) x = static_cast<std::uint8_t>(next() >> 56);
   return {};
 }

@@ -49,10 +49,20 @@ class seeded_random final : public crypto::random_source {
   // uniform returns a value in [0, bound).
   std::uint64_t uniform(std::uint64_t bound) noexcept;
   bytes fill(std::size_t n);
-  std::error_code fill(std::span<std::uint8_t> out) noexcept override;
+  result<void> fill(std::span<std::uint8_t> out) noexcept override;
 
  private:
   std::uint64_t s_[4];
+};
+
+// failing_random is a random source that writes one byte and then fails,
+// to check that callers zero partial output and report rng_failure.
+class failing_random final : public crypto::random_source {
+ public:
+  result<void> fill(std::span<std::uint8_t> out) noexcept override {
+    if (!out.empty()) out[0] = 0x55;  // partially written, then fails
+    return crypto_errc::rng_failure;
+  }
 };
 
 // differential_cases is the number of cases a randomised differential test
