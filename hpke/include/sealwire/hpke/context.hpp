@@ -28,19 +28,19 @@ namespace sealwire::hpke {
 // (DeriveKeyPair(ikm_e)) for tests and interop; leave it empty otherwise.
 struct sender_options {
   hpke::mode mode = hpke::mode::base;
-  bytes_view info;
-  bytes_view psk;
-  bytes_view psk_id;
+  bytes_view info = {};
+  bytes_view psk = {};
+  bytes_view psk_id = {};
   const private_key* sender_key = nullptr;  // skS in the auth modes
-  bytes_view ikm_e;
+  bytes_view ikm_e = {};
 };
 
 // Options of a recipient's setup, as sender_options.
 struct recipient_options {
   hpke::mode mode = hpke::mode::base;
-  bytes_view info;
-  bytes_view psk;
-  bytes_view psk_id;
+  bytes_view info = {};
+  bytes_view psk = {};
+  bytes_view psk_id = {};
   const public_key* sender_key = nullptr;  // pkS in the auth modes
 };
 

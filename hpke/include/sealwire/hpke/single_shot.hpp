@@ -32,8 +32,8 @@ namespace sealwire::hpke {
 // associated data.
 struct message_options {
   hpke::suite suite = default_suite;
-  bytes_view info;
-  associated_data aad;
+  bytes_view info = {};
+  associated_data aad = {};
 };
 
 // sealed_message is a sealed message in its two parts.
