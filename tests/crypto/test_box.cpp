@@ -10,6 +10,7 @@
 #include <sodium.h>
 
 #include <set>
+#include <string>
 
 using namespace sealwire;
 using test::bytes;
@@ -44,10 +45,10 @@ TEST(Box, LibsodiumOpensWhatTheBoxSeals) {
 
 TEST(Box, NoncesAreFreshAndRandom) {
   const auto key = box::key::generate().value();
-  std::set<bytes> nonces;
+  std::set<std::string> nonces;
   for (int i = 0; i < 200; ++i) {
     const auto sealed = box::seal(key, bytes(8)).value();
-    nonces.insert(bytes(sealed.begin(), sealed.begin() + box::nonce_size));
+    nonces.insert(test::to_hex(std::span(sealed).first(box::nonce_size)));
   }
   EXPECT_EQ(nonces.size(), 200u);
 }
