@@ -126,14 +126,12 @@ inline endpoints make_endpoints(const record_options& o, std::uint64_t seed) {
   const auto& server_key = keys[0];
   const auto& client_key = keys[1];
   auto cc = std::make_shared<record::client_config>();
-  cc->kem = o.kem;
   cc->kdf = o.kdf;
   cc->server_key = server_key->public_key();
   cc->aeads = {o.aead};
   cc->limits = small_limits();
   if (o.client_auth) cc->client_key = client_key;
   auto sc = std::make_shared<record::server_config>();
-  sc->kem = o.kem;
   sc->static_key = server_key;
   sc->require_client_auth = o.client_auth;
   sc->limits = small_limits();

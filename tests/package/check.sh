@@ -94,6 +94,12 @@ CMAKE
   grep -q "$bad" "$dir/log" || { echo "the failure does not name $bad:"; cat "$dir/log"; exit 1; }
 done
 
+step "the README's find_package quickstart"
+cmake -S "$src/examples/quickstart/find_package" -B "$work/quickstart" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" \
+  -DCMAKE_DISABLE_FIND_PACKAGE_Boost=ON >/dev/null
+cmake --build "$work/quickstart" >/dev/null
+LD_LIBRARY_PATH="$prefix/lib" "$work/quickstart/hpke_app"
+
 step "add_subdirectory consumer"
 cmake -S "$here/subdir" -B "$work/subdir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSEALWIRE_SOURCE_DIR="$src" \
   -DSEALWIRE_CONSUMER_SOURCE="$here/consumer/hpke.cpp" >/dev/null
