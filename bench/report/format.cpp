@@ -23,6 +23,8 @@ std::string speed(const entry& e) {
   return fmt("%.1f ns", e.ns_per_op);
 }
 
+std::string spread(const entry& e) { return noisy(e) ? fmt(" ±%.0f%%", e.cv * 100) : ""; }
+
 std::string cycles(const entry& e) {
   if (e.cycles_per_byte > 0) return fmt(e.cycles_per_byte < 10 ? "%.2f c/B" : "%.1f c/B", e.cycles_per_byte);
   if (e.cycles_per_op > 0) return fmt("%.0f c/op", e.cycles_per_op);

@@ -15,6 +15,8 @@ std::string fmt(const char* format, double v);
 // speed: "4.16 GB/s" or "26.8 MB/s" for throughput, else the time per
 // operation ("435.5 ns", "29.82 µs", "1.20 ms").
 std::string speed(const entry& e);
+// spread: " ±12%" when the entry is noisy (see results.hpp), else "".
+std::string spread(const entry& e);
 // cycles: "0.50 c/B" per byte for throughput, else "62513 c/op".
 std::string cycles(const entry& e);
 // ratio of b's time to a's ("1.08x"): how many times faster a is than b.

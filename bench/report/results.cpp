@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <stdexcept>
 #include <string_view>
 
@@ -38,6 +39,8 @@ std::string results::context_text(const std::string& key) const {
   return v.dump();
 }
 
+bool noisy(const entry& e) { return e.cv > 0.05; }
+
 bool is_pieces(const std::string& op) {
   constexpr std::string_view suffix = "_pieces";
   return op.size() > suffix.size() && op.compare(op.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -54,7 +57,11 @@ results load(const std::string& path) {
   r.context = doc.value("context", nlohmann::json::object());
 
   bool medians = false;
-  for (const auto& b : doc.at("benchmarks")) medians |= b.value("aggregate_name", "") == "median";
+  std::map<std::string, double> cvs;  // run name -> coefficient of variation of the real time
+  for (const auto& b : doc.at("benchmarks")) {
+    medians |= b.value("aggregate_name", "") == "median";
+    if (b.value("aggregate_name", "") == "cv") cvs[b.value("run_name", "")] = b.value("real_time", 0.0);
+  }
   for (const auto& b : doc.at("benchmarks")) {
     if (medians ? b.value("aggregate_name", "") != "median" : b.value("run_type", "iteration") != "iteration") continue;
     if (b.value("error_occurred", false)) continue;
@@ -82,6 +89,7 @@ results load(const std::string& path) {
     e.cycles_per_byte = b.value("cycles_per_byte", 0.0);
     e.cycles_per_op = b.value("cycles_per_op", 0.0);
     e.label = b.value("label", "");
+    if (const auto cv = cvs.find(name); medians && cv != cvs.end()) e.cv = cv->second;
     if (medians) r.repetitions = std::max(r.repetitions, b.value("repetitions", 1));
 
     if (!r.table.count(op)) r.ops.push_back(op);

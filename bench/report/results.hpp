@@ -23,6 +23,7 @@ struct entry {
   double bytes_per_second = 0;  // bytes per second of real time; 0 when not a throughput benchmark
   double cycles_per_byte = 0;   // time-stamp-counter cycles; 0 when absent
   double cycles_per_op = 0;
+  double cv = 0;                // with repetitions: the real time's coefficient of variation (0.05 = 5%)
   std::string label;            // for sealwire's entries: the kernel that ran
 };
 
@@ -40,6 +41,9 @@ struct results {
   // context_text returns a context field as text ("" when absent).
   std::string context_text(const std::string& key) const;
 };
+
+// noisy: the repetitions of this measurement varied by more than 5%.
+bool noisy(const entry& e);
 
 // load reads a results file; it throws std::runtime_error (or nlohmann's
 // exceptions) when the file cannot be read or is not benchmark JSON.

@@ -89,6 +89,23 @@ std::string run_markdown(const results& r) {
     s += " Load average at the start: " + fmt("%.2f", l[0].get<double>()) + ", " + fmt("%.2f", l[1].get<double>()) +
          ", " + fmt("%.2f", l[2].get<double>()) + ".";
   }
+  if (r.repetitions > 1) {
+    int spread_out = 0, all = 0;
+    for (const auto& [op, sizes] : r.table) {
+      for (const auto& [size, impls] : sizes) {
+        for (const auto& [impl, e] : impls) {
+          ++all;
+          spread_out += noisy(e) ? 1 : 0;
+        }
+      }
+    }
+    if (spread_out > 0) {
+      s += ' ';
+      s += std::to_string(spread_out) + " of " + std::to_string(all) +
+           " measurements varied by more than 5% between repetitions; their speeds carry a ± mark (the "
+           "coefficient of variation).";
+    }
+  }
   if (const auto [slow, all] = disturbed(r); slow > 0) {
     s += " **Busy machine:** " + std::to_string(slow) + " of " + std::to_string(all) +
          " measurements took over 10% longer on the wall clock than on the CPU (another process had the CPU), "

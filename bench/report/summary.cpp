@@ -86,12 +86,12 @@ std::string summary_markdown(const results& r) {
       out << "| operation | sealwire | best peer | ratio |\n|---|---:|---:|---:|\n";
       any = true;
     }
-    out << "| " << spec.label << " | " << speed(*ours) << " (" << cycles(*ours) << ") | ";
+    out << "| " << spec.label << " | " << speed(*ours) << spread(*ours) << " (" << cycles(*ours) << ") | ";
     if (best == nullptr) {
       out << "- | - |\n";
       continue;
     }
-    const std::string peer = impl_name(best_impl) + " " + speed(*best);
+    const std::string peer = impl_name(best_impl) + " " + speed(*best) + spread(*best);
     out << (reference ? "*" + peer + "*" : peer) << " | " << ratio(*ours, *best) << " |\n";
     any_reference |= reference;
   }

@@ -38,7 +38,7 @@ std::string tables_markdown(const results& r) {
       const auto ours = impls.find("sealwire");
       out << "| " << size << " | ";
       if (ours != impls.end()) {
-        out << speed(ours->second) << of_one_call("sealwire", ours->second) << " | " << ours->second.label << " | "
+        out << speed(ours->second) << spread(ours->second) << of_one_call("sealwire", ours->second) << " | " << ours->second.label << " | "
             << cycles(ours->second) << " |";
       } else {
         out << "- | - | - |";
@@ -49,7 +49,7 @@ std::string tables_markdown(const results& r) {
           out << (is_ours(p) ? " - |" : " - | - |");
           continue;
         }
-        out << ' ' << speed(it->second) << of_one_call(p, it->second) << " |";
+        out << ' ' << speed(it->second) << spread(it->second) << of_one_call(p, it->second) << " |";
         if (!is_ours(p)) out << ' ' << (ours != impls.end() ? ratio(ours->second, it->second) : "-") << " |";
       }
       out << '\n';

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # Runs sealwire_bench_report on the synthetic results in report_sample.json
 # and checks its output: every file written, the SVGs complete and naming
-# their series, the summary's figures and ratios, the failed run left out.
-# cmake -DREPORT=<sealwire_bench_report> -DINPUT=<json> -DOUT=<dir> -P check_report.cmake
+# their series, the summary's figures and ratios, the failed run left out;
+# then on report_sample_repeated.json (medians, spread, filter).
+# cmake -DREPORT=<sealwire_bench_report> -DINPUT=<json> -DREPEATED=<json> -DOUT=<dir> -P check_report.cmake
 file(REMOVE_RECURSE "${OUT}")
 execute_process(COMMAND "${REPORT}" "${INPUT}" --out-dir "${OUT}" --image-prefix img/ RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
@@ -73,4 +74,14 @@ expect_not(summary.md "SHA-256")
 expect_not(tables.md "### sha256")
 expect(tables.md "| 100 | 1.00 GB/s (0.25 of 1 call) |")
 expect(plots.md "](img/open-pieces.svg)")
+# Repetitions: medians, and a ± mark where the repetitions varied by over 5%.
+set(OUT "${OUT}/repeated")
+execute_process(COMMAND "${REPORT}" "${REPEATED}" --out-dir "${OUT}" RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "sealwire_bench_report exited with ${rc} on ${REPEATED}")
+endif()
+expect(run.md "median of 3 repetitions of at least 0.05 s")
+expect(run.md "**Filtered run:** only the benchmarks matching `^x25519\\.shared/`")
+expect(summary.md "| X25519 shared secret | 30.00 µs ±12% (60000 c/op) | OpenSSL 60.00 µs | 2.00x |")
+expect(plots.md "No plot")
 message(STATUS "report ok")
