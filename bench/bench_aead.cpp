@@ -66,7 +66,7 @@ void register_open_pieces(const std::string& op, aead_algorithm alg, const bytes
   for (std::size_t piece : {100u, 1000u, 1448u, 16384u}) {
     add(op + ".open_16k_pieces", piece, "sealwire", [piece, alg, &k](benchmark::State& st) {
       bytes sealed(total + 16), out(total);
-      (void)crypto::aead_seal(alg, sealed, pattern(total), aad, nonce12, k);
+      (void)crypto::aead_seal(alg, sealed, pattern(total), associated_data(aad), nonce12, k);
       crypto::aead_opener o;
       measure(st, total, [&] {
         (void)o.init(alg, k, nonce12);
@@ -80,7 +80,7 @@ void register_open_pieces(const std::string& op, aead_algorithm alg, const bytes
     }, kernel + " detached");
     add(op + ".open_16k_pieces", piece, "sealwire-trailing", [piece, alg, &k](benchmark::State& st) {
       bytes sealed(total + 16), out(total + 16);
-      (void)crypto::aead_seal(alg, sealed, pattern(total), aad, nonce12, k);
+      (void)crypto::aead_seal(alg, sealed, pattern(total), associated_data(aad), nonce12, k);
       crypto::aead_opener o;
       measure(st, total, [&] {
         (void)o.init(alg, k, nonce12, crypto::tag_position::trailing);
@@ -95,7 +95,7 @@ void register_open_pieces(const std::string& op, aead_algorithm alg, const bytes
     });
     add(op + ".open_16k_pieces", piece, "openssl", [piece, alg, cipher, &k](benchmark::State& st) {
       bytes sealed(total + 16), out(total + 16);
-      (void)crypto::aead_seal(alg, sealed, pattern(total), aad, nonce12, k);
+      (void)crypto::aead_seal(alg, sealed, pattern(total), associated_data(aad), nonce12, k);
       evp e(cipher, k);
       measure(st, total, [&] {
         if (!e.run(false, out.data(), sealed.data(), total, sealed.data() + total, piece)) st.SkipWithError("open");
@@ -110,7 +110,7 @@ void register_chacha20_poly1305() {
       const bytes pt = pattern(n);
       bytes out(n + 16);
       measure(st, n, [&] {
-        auto r = crypto::aead_seal(aead_algorithm::chacha20_poly1305, out, pt, aad, nonce12, key);
+        auto r = crypto::aead_seal(aead_algorithm::chacha20_poly1305, out, pt, associated_data(aad), nonce12, key);
         benchmark::DoNotOptimize(r);
       });
     }, our_kernel());
@@ -132,14 +132,14 @@ void register_chacha20_poly1305() {
     // Open: the sealed message is prepared once.
     add("chacha20_poly1305.open", n, "sealwire", [n](benchmark::State& st) {
       bytes sealed(n + 16), out(n);
-      (void)crypto::aead_seal(aead_algorithm::chacha20_poly1305, sealed, pattern(n), aad, nonce12, key);
+      (void)crypto::aead_seal(aead_algorithm::chacha20_poly1305, sealed, pattern(n), associated_data(aad), nonce12, key);
       measure(st, n, [&] {
-        if (!crypto::aead_open(aead_algorithm::chacha20_poly1305, out, sealed, aad, nonce12, key)) st.SkipWithError("open");
+        if (!crypto::aead_open(aead_algorithm::chacha20_poly1305, out, sealed, associated_data(aad), nonce12, key)) st.SkipWithError("open");
       });
     }, our_kernel());
     add("chacha20_poly1305.open", n, "openssl", [n](benchmark::State& st) {
       bytes sealed(n + 16), out(n + 16);
-      (void)crypto::aead_seal(aead_algorithm::chacha20_poly1305, sealed, pattern(n), aad, nonce12, key);
+      (void)crypto::aead_seal(aead_algorithm::chacha20_poly1305, sealed, pattern(n), associated_data(aad), nonce12, key);
       evp e;
       measure(st, n, [&] {
         if (!e.run(false, out.data(), sealed.data(), n, sealed.data() + n, n)) st.SkipWithError("open");
@@ -147,7 +147,7 @@ void register_chacha20_poly1305() {
     });
     add("chacha20_poly1305.open", n, "libsodium", [n](benchmark::State& st) {
       bytes sealed(n + 16), out(n);
-      (void)crypto::aead_seal(aead_algorithm::chacha20_poly1305, sealed, pattern(n), aad, nonce12, key);
+      (void)crypto::aead_seal(aead_algorithm::chacha20_poly1305, sealed, pattern(n), associated_data(aad), nonce12, key);
       measure(st, n, [&] {
         if (crypto_aead_chacha20poly1305_ietf_decrypt(out.data(), nullptr, nullptr, sealed.data(), n + 16, aad.data(),
                                                       aad.size(), nonce12.data(), key.data()) != 0) {
@@ -166,7 +166,7 @@ void register_extended_nonce() {
   add("xchacha20_poly1305.seal", n, "sealwire", [](benchmark::State& st) {
     const bytes pt = pattern(n);
     bytes out(n + 16);
-    measure(st, n, [&] { (void)crypto::aead_seal(aead_algorithm::xchacha20_poly1305, out, pt, aad, nonce24, key); });
+    measure(st, n, [&] { (void)crypto::aead_seal(aead_algorithm::xchacha20_poly1305, out, pt, associated_data(aad), nonce24, key); });
   }, our_kernel());
   add("xchacha20_poly1305.seal", n, "libsodium", [](benchmark::State& st) {
     const bytes pt = pattern(n);
@@ -210,7 +210,7 @@ void register_aes_gcm() {
         const bytes pt = pattern(n);
         bytes out(n + 16);
         measure(st, n, [&] {
-          auto r = crypto::aead_seal(v.alg, out, pt, aad, nonce12, k);
+          auto r = crypto::aead_seal(v.alg, out, pt, associated_data(aad), nonce12, k);
           benchmark::DoNotOptimize(r);
         });
       }, std::string(crypto::aes_gcm_provider()));
@@ -232,14 +232,14 @@ void register_aes_gcm() {
       }
       add(op + ".open", n, "sealwire", [n, v, &k](benchmark::State& st) {
         bytes sealed(n + 16), out(n);
-        (void)crypto::aead_seal(v.alg, sealed, pattern(n), aad, nonce12, k);
+        (void)crypto::aead_seal(v.alg, sealed, pattern(n), associated_data(aad), nonce12, k);
         measure(st, n, [&] {
-          if (!crypto::aead_open(v.alg, out, sealed, aad, nonce12, k)) st.SkipWithError("open");
+          if (!crypto::aead_open(v.alg, out, sealed, associated_data(aad), nonce12, k)) st.SkipWithError("open");
         });
       }, std::string(crypto::aes_gcm_provider()));
       add(op + ".open", n, "openssl", [n, v, &k](benchmark::State& st) {
         bytes sealed(n + 16), out(n + 16);
-        (void)crypto::aead_seal(v.alg, sealed, pattern(n), aad, nonce12, k);
+        (void)crypto::aead_seal(v.alg, sealed, pattern(n), associated_data(aad), nonce12, k);
         evp e(v.evp_cipher(), k);
         measure(st, n, [&] {
           if (!e.run(false, out.data(), sealed.data(), n, sealed.data() + n, n)) st.SkipWithError("open");
@@ -248,7 +248,7 @@ void register_aes_gcm() {
       if (sodium) {
         add(op + ".open", n, "libsodium", [n](benchmark::State& st) {
           bytes sealed(n + 16), out(n);
-          (void)crypto::aead_seal(aead_algorithm::aes256_gcm, sealed, pattern(n), aad, nonce12, key);
+          (void)crypto::aead_seal(aead_algorithm::aes256_gcm, sealed, pattern(n), associated_data(aad), nonce12, key);
           measure(st, n, [&] {
             if (crypto_aead_aes256gcm_decrypt(out.data(), nullptr, nullptr, sealed.data(), n + 16, aad.data(),
                                               aad.size(), nonce12.data(), key.data()) != 0) {

@@ -31,7 +31,7 @@ void register_all() {
     add("random", n, "sealwire", [n](benchmark::State& st) {
       bytes out(n);
       measure(st, n, [&] {
-        if (crypto::random_bytes(out)) st.SkipWithError("random_bytes failed");
+        if (!crypto::random_bytes(out)) st.SkipWithError("random_bytes failed");
         benchmark::DoNotOptimize(out.data());
       });
     }, "getrandom");

@@ -11,6 +11,7 @@
 
 #include <sealwire/crypto/aead.hpp>
 #include <sealwire/crypto/x25519.hpp>
+#include <sealwire/hpke/context.hpp>
 #include <sealwire/record/stream.hpp>
 
 #include <boost/asio/connect.hpp>
@@ -110,7 +111,7 @@ void register_records(record::record_aead aead, crypto::aead_algorithm alg, cons
       bytes key = pattern(key_size, 3), nonce = pattern(12, 4), pt = pattern(n + 1), out(4 + n + 1 + 16);
       const bytes aad = header_for(n);
       measure(st, n, [&] {
-        benchmark::DoNotOptimize(crypto::aead_seal(alg, std::span(out).subspan(4), pt, aad, nonce, key));
+        benchmark::DoNotOptimize(crypto::aead_seal(alg, std::span(out).subspan(4), pt, associated_data(aad), nonce, key));
       });
     });
     add("record.open" + suffix, n, "sealwire", [n, aead](benchmark::State& st) {
@@ -127,9 +128,9 @@ void register_records(record::record_aead aead, crypto::aead_algorithm alg, cons
     add("record.open" + suffix, n, "raw_aead", [n, alg, key_size](benchmark::State& st) {
       bytes key = pattern(key_size, 3), nonce = pattern(12, 4), pt = pattern(n + 1), ct(n + 1 + 16), out(n + 1);
       const bytes aad = header_for(n);
-      (void)crypto::aead_seal(alg, ct, pt, aad, nonce, key);
+      (void)crypto::aead_seal(alg, ct, pt, associated_data(aad), nonce, key);
       measure(st, n, [&] {
-        benchmark::DoNotOptimize(crypto::aead_open(alg, out, ct, aad, nonce, key));
+        benchmark::DoNotOptimize(crypto::aead_open(alg, out, ct, associated_data(aad), nonce, key));
       });
     });
   }

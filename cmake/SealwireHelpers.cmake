@@ -15,8 +15,33 @@ target_compile_options(sealwire_asio_warnings INTERFACE
   -Wnon-virtual-dtor -Wold-style-cast -Wcast-align
   $<$<CXX_COMPILER_ID:GNU>:-Wno-mismatched-new-delete>)
 
-# sealwire_add_component(NAME SOURCES ... [DEPS ...]) declares the library
-# sealwire_NAME with alias sealwire::NAME, public headers in NAME/include.
+# The ABI may change with every minor version while sealwire is below 1.0
+# (docs/architecture.md, "Versions and stability"), so the shared libraries'
+# SONAME carries MAJOR.MINOR until then and MAJOR after.
+if(PROJECT_VERSION_MAJOR EQUAL 0)
+  set(SEALWIRE_SOVERSION "${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR}")
+else()
+  set(SEALWIRE_SOVERSION "${PROJECT_VERSION_MAJOR}")
+endif()
+
+# sealwire_install_component(NAME TARGET) installs a component's target into
+# its own export set (sealwire-NAME-targets.cmake), so that find_package
+# loads exactly the components asked for, and its headers.
+function(sealwire_install_component name target)
+  if(NOT SEALWIRE_INSTALL)
+    return()
+  endif()
+  install(TARGETS ${target} EXPORT sealwire-${name}-targets
+    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  install(DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  install(EXPORT sealwire-${name}-targets NAMESPACE sealwire:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/sealwire)
+endfunction()
+
+# sealwire_add_component(NAME SOURCES ... [PUBLIC_DEPS ...] [PRIVATE_DEPS ...])
+# declares the library sealwire_NAME with alias sealwire::NAME, public headers
+# in NAME/include. Symbols are hidden unless marked SEALWIRE_API.
 function(sealwire_add_component name)
   cmake_parse_arguments(ARG "" "" "SOURCES;PUBLIC_DEPS;PRIVATE_DEPS" ${ARGN})
   add_library(sealwire_${name} ${ARG_SOURCES})
@@ -25,8 +50,10 @@ function(sealwire_add_component name)
     EXPORT_NAME ${name}
     OUTPUT_NAME sealwire_${name}
     POSITION_INDEPENDENT_CODE ON
+    CXX_VISIBILITY_PRESET hidden
+    VISIBILITY_INLINES_HIDDEN ON
     VERSION ${PROJECT_VERSION}
-    SOVERSION ${PROJECT_VERSION_MAJOR})
+    SOVERSION ${SEALWIRE_SOVERSION})
   target_compile_features(sealwire_${name} PUBLIC cxx_std_20)
   target_include_directories(sealwire_${name}
     PUBLIC $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>
@@ -35,11 +62,7 @@ function(sealwire_add_component name)
   target_link_libraries(sealwire_${name}
     PUBLIC ${ARG_PUBLIC_DEPS}
     PRIVATE ${ARG_PRIVATE_DEPS} $<BUILD_INTERFACE:sealwire_warnings>)
-  install(TARGETS sealwire_${name} EXPORT sealwireTargets
-    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
-    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
-    RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-  install(DIRECTORY include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  sealwire_install_component(${name} sealwire_${name})
 endfunction()
 
 # sealwire_isa_sources(TARGET LEVEL files...) compiles instruction-set kernels
@@ -74,4 +97,19 @@ function(sealwire_isa_sources target level)
   endif()
   target_sources(${target} PRIVATE ${ARGN})
   set_source_files_properties(${ARGN} TARGET_DIRECTORY ${target} PROPERTIES COMPILE_OPTIONS "${flags}")
+endfunction()
+
+# sealwire_pkg_config(NAME DESCRIPTION REQUIRES LIBS) writes and installs
+# sealwire-NAME.pc. It adds no -std= flag: consumers compile as C++20 themselves.
+function(sealwire_pkg_config name description requires libs)
+  if(NOT SEALWIRE_INSTALL)
+    return()
+  endif()
+  set(SEALWIRE_PC_NAME "sealwire-${name}")
+  set(SEALWIRE_PC_DESCRIPTION "${description}")
+  set(SEALWIRE_PC_REQUIRES "${requires}")
+  set(SEALWIRE_PC_LIBS "${libs}")
+  configure_file(${PROJECT_SOURCE_DIR}/cmake/sealwire-component.pc.in
+                 ${PROJECT_BINARY_DIR}/pkgconfig/sealwire-${name}.pc @ONLY)
+  install(FILES ${PROJECT_BINARY_DIR}/pkgconfig/sealwire-${name}.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 endfunction()

@@ -28,7 +28,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   // One shot.
   std::vector<std::uint8_t> one(input.size(), 0xa5);
-  const auto r1 = crypto::aead_open(alg, one, input, aad, nonce, key);
+  const auto r1 = crypto::aead_open(alg, one, input, associated_data(aad), nonce, key);
   if (!r1 && input.size() >= 16) {
     for (std::size_t i = 0; i < input.size() - 16; ++i)
       if (one[i] != 0) fuzz::fatal("a failed one-shot open left plaintext");

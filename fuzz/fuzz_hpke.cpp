@@ -42,7 +42,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (!rc->export_secret(exported, aad)) fuzz::fatal("export from a valid context failed");
     return 0;
   }
-  auto r = rc->open(out, aad, ct);
+  auto r = rc->open(out, ct, associated_data(aad));
   if (!r && ct.size() >= 16) {
     for (std::size_t i = 0; i < ct.size() - 16; ++i)
       if (out[i] != 0) fuzz::fatal("a failed open left plaintext in the output");

@@ -37,7 +37,7 @@ class counter_source final : public crypto::random_source {
     seed_ = seed;
     counter_ = 0;
   }
-  std::error_code fill(std::span<std::uint8_t> out) noexcept override {
+  result<void> fill(std::span<std::uint8_t> out) noexcept override {
     std::size_t done = 0;
     while (done < out.size()) {
       std::uint8_t in[16], block[32];

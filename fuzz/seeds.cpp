@@ -132,7 +132,7 @@ void hpke_seeds(const fs::path& root) {
       fuzz::bytes ct;
       if (s.aead != hpke::aead_id::export_only) {
         ct.resize(pt.size() + 16);
-        must(setup->context.seal(ct, aad, pt).has_value(), "hpke seal");
+        must(setup->context.seal(ct, pt, associated_data(aad)).has_value(), "hpke seal");
       }
       const auto enc = setup->enc.bytes();
       c.add(concat({{static_cast<std::uint8_t>(i), m, static_cast<std::uint8_t>(enc.size()),
@@ -151,7 +151,7 @@ void aead_seeds(const fs::path& root) {
       const auto nonce = pattern(props.nonce_size, 4), pt = pattern(n, 5);
       const auto aad = props.supports_aad ? pattern(n % 40, 6) : fuzz::bytes{};
       fuzz::bytes sealed(n + 16);
-      must(crypto::aead_seal(alg, sealed, pt, aad, nonce, fuzz::aead_key(alg)).has_value(), "aead_seal");
+      must(crypto::aead_seal(alg, sealed, pt, associated_data(aad), nonce, fuzz::aead_key(alg)).has_value(), "aead_seal");
       c.add(concat({{static_cast<std::uint8_t>(i), static_cast<std::uint8_t>(n), static_cast<std::uint8_t>(aad.size())},
                     nonce, aad, sealed}));
     }

@@ -7,13 +7,18 @@
 #include <sealwire/crypto/aead.hpp>
 #include <sealwire/crypto/aes_gcm.hpp>
 #include <sealwire/crypto/chacha.hpp>
+#include <sealwire/crypto/ct.hpp>
 
+#include "detail/aead_core.hpp"
 #include "detail/bytes.hpp"
 #include "detail/gcm.hpp"
 #include "detail/kernels.hpp"
+#include "detail/stream_state.hpp"
 
 #include <algorithm>
 #include <cstring>
+#include <new>
+#include <utility>
 
 namespace sealwire::crypto {
 namespace {
@@ -58,118 +63,151 @@ bool same_or_disjoint(const void* out, const void* in, std::size_t n) noexcept {
 
 const aead_properties& properties(aead_algorithm alg) noexcept { return props[static_cast<std::size_t>(alg)]; }
 
+namespace {
+
+constexpr naming::entry<aead_algorithm> aead_names[] = {
+    {aead_algorithm::chacha20_poly1305, "chacha20poly1305"},
+    {aead_algorithm::xchacha20_poly1305, "xchacha20poly1305"},
+    {aead_algorithm::xsalsa20_poly1305, "xsalsa20poly1305"},
+    {aead_algorithm::chacha20_poly1305_original, "chacha20poly1305-original"},
+    {aead_algorithm::aes128_gcm, "aes128gcm"},
+    {aead_algorithm::aes256_gcm, "aes256gcm"},
+};
+
+}  // namespace
+
+std::string_view to_string(aead_algorithm alg) noexcept { return naming::name_of(alg, aead_names); }
+
 // ---- the shared core -----------------------------------------------------
 
 namespace detail {
 
-aead_core::aead_core(aead_core&& other) noexcept
-    : cipher(other.cipher),
-      mac(std::move(other.mac)),
-      aad_len(other.aad_len),
-      text_len(other.text_len),
-      max_text(other.max_text),
-      alg(other.alg),
-      phase(other.phase),
-      format(other.format) {
-  if (is_aes_gcm(alg)) std::memcpy(&gcm, &other.gcm, sizeof gcm);
+result<void> aead_key_state::init(aead_algorithm a, std::span<const std::uint8_t> k) noexcept {
+  wipe();
+  if (k.size() != properties(a).key_size) return crypto_errc::invalid_key;
+  alg = a;
+  if (is_aes_gcm(a)) {
+    gcm_set_key(gcm, k);
+  } else {
+    std::memcpy(key, k.data(), k.size());
+  }
+  keyed = true;
+  return {};
+}
+
+void aead_key_state::wipe() noexcept {
+  if (keyed) {
+    if (is_aes_gcm(alg)) {
+      ct::wipe(&gcm, sizeof gcm);
+    } else {
+      ct::wipe(key, sizeof key);
+    }
+  }
+  keyed = false;
+}
+
+void aead_core::move_from(aead_core& other) noexcept {
+  wipe();
+  alg = other.alg;
+  phase = other.phase;
+  format = other.format;
+  aad_len = other.aad_len;
+  text_len = other.text_len;
+  max_text = other.max_text;
+  if (phase != aead_phase::idle) {
+    if (is_aes_gcm(alg)) {
+      std::memcpy(&gcm, &other.gcm, sizeof gcm);
+    } else {
+      cipher = other.cipher;
+      mac = std::move(other.mac);
+    }
+  }
   other.wipe();
 }
 
-aead_core& aead_core::operator=(aead_core&& other) noexcept {
-  if (this != &other) {
-    if (is_aes_gcm(alg) && !is_aes_gcm(other.alg)) gcm_wipe(gcm);  // the GCM keys this one held
-    cipher = other.cipher;
-    mac = std::move(other.mac);
-    if (is_aes_gcm(other.alg)) std::memcpy(&gcm, &other.gcm, sizeof gcm);
-    aad_len = other.aad_len;
-    text_len = other.text_len;
-    max_text = other.max_text;
-    alg = other.alg;
-    phase = other.phase;
-    format = other.format;
-    other.wipe();
-  }
-  return *this;
-}
-
 void aead_core::wipe() noexcept {
-  if (is_aes_gcm(alg)) {
-    gcm_wipe(gcm);
-  } else {
-    stream_wipe(cipher);
-    mac.wipe();
+  if (phase != aead_phase::idle) {
+    if (is_aes_gcm(alg)) {
+      gcm_wipe(gcm);
+    } else {
+      stream_wipe(cipher);
+      mac.wipe();
+    }
   }
   aad_len = text_len = max_text = 0;
   phase = aead_phase::idle;
 }
 
-result<void> aead_core::init(aead_algorithm a, std::span<const std::uint8_t> key,
-                             std::span<const std::uint8_t> nonce) noexcept {
-  const aead_properties& p = properties(a);
-  if (key.size() != p.key_size) return crypto_errc::invalid_key;
-  if (nonce.size() != p.nonce_size) return crypto_errc::invalid_nonce;
-  if (is_aes_gcm(a)) return init_gcm(a, key, nonce);
-  // A previous AES-GCM message's keys (an idle core holds none).
-  if (is_aes_gcm(alg) && phase != aead_phase::idle) wipe();
-  // The cipher setup below wipes the stream state; mac.init replaces the MAC key.
-  aad_len = text_len = 0;
-  alg = a;
-  max_text = p.max_message_size;
-  format = a == aead_algorithm::xsalsa20_poly1305          ? aead_mac_format::secretbox
-           : a == aead_algorithm::chacha20_poly1305_original ? aead_mac_format::original
-                                                             : aead_mac_format::rfc8439;
+// begin sets the fields every message starts with.
+static void begin(aead_core& c, aead_algorithm a) noexcept {
+  c.wipe();  // whatever the previous message left
+  c.aad_len = c.text_len = 0;
+  c.alg = a;
+  c.max_text = properties(a).max_message_size;
+  c.format = a == aead_algorithm::xsalsa20_poly1305          ? aead_mac_format::secretbox
+             : a == aead_algorithm::chacha20_poly1305_original ? aead_mac_format::original
+                                                               : aead_mac_format::rfc8439;
+}
 
+// start_stream keys the ChaCha/Salsa family's cipher and MAC for one message.
+static result<void> start_stream(aead_core& c, aead_algorithm a, std::span<const std::uint8_t, 32> key,
+                                 std::span<const std::uint8_t> nonce) noexcept {
+  begin(c, a);
   result<void> r;
   switch (a) {
     case aead_algorithm::chacha20_poly1305:
     case aead_algorithm::chacha20_poly1305_original:
-      r = chacha_setup(cipher, key, nonce, 20);
+      r = chacha_setup(c.cipher, key, nonce, 20);
       break;
     case aead_algorithm::xchacha20_poly1305: {
       // draft-irtf-cfrg-xchacha 2.3: HChaCha20 subkey, then ChaCha20-Poly1305
       // with the nonce 0^32 || nonce[16..24).
       std::uint8_t subkey[32];
       std::uint8_t inner_nonce[12] = {};
-      hchacha20(subkey, key.first<32>(), nonce.first<16>());
+      hchacha20(subkey, key, nonce.first<16>());
       std::memcpy(inner_nonce + 4, nonce.data() + 16, 8);
-      r = chacha_setup(cipher, subkey, inner_nonce, 20);
+      r = chacha_setup(c.cipher, subkey, inner_nonce, 20);
       ct::wipe(subkey, sizeof subkey);
       break;
     }
     case aead_algorithm::xsalsa20_poly1305:
-      r = salsa_setup(cipher, key, nonce, 20);
+      r = salsa_setup(c.cipher, key, nonce, 20);
       break;
     case aead_algorithm::aes128_gcm:
     case aead_algorithm::aes256_gcm:
-      break;  // handled above
+      r = crypto_errc::invalid_key;  // not a stream-cipher AEAD: callers never get here
+      break;
   }
-  if (!r) return r;
-
+  if (!r) {
+    stream_wipe(c.cipher);
+    return r;
+  }
   // The Poly1305 key is the first 32 bytes of keystream block 0 (RFC 8439
   // 2.6; secretbox likewise). ChaCha20-Poly1305 encrypts from block 1;
   // secretbox uses the rest of block 0 for the first 32 bytes of text.
   std::uint8_t otk[32] = {};
-  static_cast<void>(stream_xor(cipher, otk, otk, sizeof otk));
-  mac.init(otk);
+  static_cast<void>(stream_xor(c.cipher, otk, otk, sizeof otk));
+  c.mac.init(otk);
   ct::wipe(otk, sizeof otk);
-  if (format != aead_mac_format::secretbox) cipher.ks_pos = cipher.ks_len;  // text starts at block 1
-  phase = aead_phase::aad;
+  if (c.format != aead_mac_format::secretbox) c.cipher.ks_pos = c.cipher.ks_len;  // text starts at block 1
+  c.phase = aead_phase::aad;
   return {};
 }
 
-result<void> aead_core::init_gcm(aead_algorithm a, std::span<const std::uint8_t> key,
-                                 std::span<const std::uint8_t> iv) noexcept {
-  const aead_properties& p = properties(a);
-  if (!is_aes_gcm(a) || key.size() != p.key_size) return crypto_errc::invalid_key;
+result<void> aead_core::start(const aead_key_state& key, std::span<const std::uint8_t> nonce) noexcept {
+  if (!key.keyed) return crypto_errc::not_keyed;
+  if (nonce.size() != properties(key.alg).nonce_size) return crypto_errc::invalid_nonce;
+  if (is_aes_gcm(key.alg)) return start_gcm(key, nonce);
+  return start_stream(*this, key.alg, key.key, nonce);
+}
+
+result<void> aead_core::start_gcm(const aead_key_state& key, std::span<const std::uint8_t> iv) noexcept {
+  if (!key.keyed) return crypto_errc::not_keyed;
+  if (!is_aes_gcm(key.alg)) return crypto_errc::invalid_key;
   // SP 800-38D 5.2.1.1: 1 <= len(IV) <= 2^64 - 1 bits.
   if (iv.empty() || iv.size() > (std::size_t{1} << 61) - 1) return crypto_errc::invalid_nonce;
-  // A previous ChaCha-family message's stream cipher and MAC (an idle core holds none).
-  if (!is_aes_gcm(alg) && phase != aead_phase::idle) wipe();
-  aad_len = text_len = 0;
-  alg = a;
-  max_text = p.max_message_size;
-  format = aead_mac_format::rfc8439;  // unused by GCM
-  gcm_init(gcm, key, iv);
+  begin(*this, key.alg);
+  gcm_start(gcm, key.gcm, iv);
   phase = aead_phase::aad;
   return {};
 }
@@ -273,202 +311,73 @@ void aead_core::compute_tag(std::span<std::uint8_t, aead_tag_size> tag) noexcept
   phase = aead_phase::done;
 }
 
+// start_with_bytes begins a message under a key given as bytes, keying
+// AES-GCM in place (no separate key object to copy from).
+static result<void> start_with_bytes(aead_core& c, aead_algorithm a, std::span<const std::uint8_t> key,
+                                     std::span<const std::uint8_t> nonce) noexcept {
+  const aead_properties& p = properties(a);
+  if (key.size() != p.key_size) return crypto_errc::invalid_key;
+  if (nonce.size() != p.nonce_size) return crypto_errc::invalid_nonce;
+  if (!is_aes_gcm(a)) return start_stream(c, a, key.first<32>(), nonce);
+  begin(c, a);
+  gcm_init(c.gcm, key, nonce);
+  c.phase = aead_phase::aad;
+  return {};
+}
+
 }  // namespace detail
 
-// ---- sealer --------------------------------------------------------------
+// ---- key objects -----------------------------------------------------------
 
-result<void> aead_sealer::init(aead_algorithm alg, std::span<const std::uint8_t> key,
-                               std::span<const std::uint8_t> nonce) noexcept {
-  return core_.init(alg, key, nonce);
-}
+aead_key::aead_key() noexcept { ::new (static_cast<void*>(storage_)) detail::aead_key_state; }
+aead_key::~aead_key() { state().wipe(); }
 
-void aead_sealer::aad(std::span<const std::uint8_t> data) noexcept { core_.add_aad(data); }
+aead_key::aead_key(aead_key&& other) noexcept : aead_key() { *this = std::move(other); }
 
-result<std::size_t> aead_sealer::update(std::span<std::uint8_t> out, std::span<const std::uint8_t> in) noexcept {
-  SEALWIRE_EXPECTS(core_.phase == detail::aead_phase::aad || core_.phase == detail::aead_phase::text);
-  if (out.size() < in.size()) return crypto_errc::buffer_too_small;
-  SEALWIRE_EXPECTS(same_or_disjoint(out.data(), in.data(), in.size()));
-  SEALWIRE_EXPECTS(in.size() <= core_.max_text - core_.text_len);
-  core_.begin_text();
-  core_.encrypt(out.data(), in.data(), in.size());
-  core_.text_len += in.size();
-  return in.size();
-}
-
-void aead_sealer::finish(std::span<std::uint8_t, aead_tag_size> tag) noexcept {
-  SEALWIRE_EXPECTS(core_.phase == detail::aead_phase::aad || core_.phase == detail::aead_phase::text);
-  core_.compute_tag(tag);
-  core_.wipe();
-}
-
-std::string_view aead_sealer::cipher_provider() const noexcept { return core_.provider(); }
-
-// ---- opener --------------------------------------------------------------
-
-aead_opener::aead_opener(aead_opener&& other) noexcept
-    : core_(std::move(other.core_)), held_len_(other.held_len_), position_(other.position_), failure_(other.failure_) {
-  std::memcpy(held_, other.held_, sizeof held_);
-  ct::wipe(other.held_, sizeof other.held_);
-  other.held_len_ = 0;
-}
-
-aead_opener& aead_opener::operator=(aead_opener&& other) noexcept {
+aead_key& aead_key::operator=(aead_key&& other) noexcept {
   if (this != &other) {
-    core_ = std::move(other.core_);
-    std::memcpy(held_, other.held_, sizeof held_);
-    held_len_ = other.held_len_;
-    position_ = other.position_;
-    failure_ = other.failure_;
-    ct::wipe(other.held_, sizeof other.held_);
-    other.held_len_ = 0;
+    detail::aead_key_state& d = state();
+    detail::aead_key_state& s = other.state();
+    d.wipe();
+    if (s.keyed) {
+      d.alg = s.alg;
+      if (is_aes_gcm(s.alg)) {
+        std::memcpy(&d.gcm, &s.gcm, sizeof d.gcm);
+      } else {
+        std::memcpy(d.key, s.key, sizeof d.key);
+      }
+      d.keyed = true;
+    }
+    s.wipe();
   }
   return *this;
 }
 
-result<void> aead_opener::init(aead_algorithm alg, std::span<const std::uint8_t> key,
-                               std::span<const std::uint8_t> nonce, tag_position position) noexcept {
-  ct::wipe(held_, sizeof held_);
-  held_len_ = 0;
-  position_ = position;
-  failure_ = {};
-  return core_.init(alg, key, nonce);
+detail::aead_key_state& aead_key::state() noexcept {
+  return *std::launder(reinterpret_cast<detail::aead_key_state*>(storage_));
+}
+const detail::aead_key_state& aead_key::state() const noexcept {
+  return *std::launder(reinterpret_cast<const detail::aead_key_state*>(storage_));
 }
 
-void aead_opener::aad(std::span<const std::uint8_t> data) noexcept { core_.add_aad(data); }
-
-std::size_t aead_opener::output_size(std::size_t in_size) const noexcept {
-  if (position_ == tag_position::detached) return in_size;
-  const std::size_t total = held_len_ + in_size;
-  return total > aead_tag_size ? total - aead_tag_size : 0;
+result<aead_key> aead_key::make(aead_algorithm alg, bytes_view key) noexcept {
+  aead_key k;
+  if (auto r = k.init(alg, key); !r) return r.error();
+  return k;
 }
 
-result<std::size_t> aead_opener::fail(crypto_errc e) noexcept {
-  core_.wipe();
-  ct::wipe(held_, sizeof held_);
-  held_len_ = 0;
-  core_.phase = detail::aead_phase::failed;
-  failure_ = e;
-  return e;
-}
-
-result<std::size_t> aead_opener::update(std::span<std::uint8_t> out, std::span<const std::uint8_t> in) noexcept {
-  if (core_.phase == detail::aead_phase::failed) return failure_;
-  SEALWIRE_EXPECTS(core_.phase == detail::aead_phase::aad || core_.phase == detail::aead_phase::text);
-  const std::size_t release = output_size(in.size());
-  if (out.size() < release) return crypto_errc::buffer_too_small;
-  if (release > core_.max_text - core_.text_len) return fail(crypto_errc::message_too_long);
-  core_.begin_text();
-
-  if (position_ == tag_position::detached) {
-    SEALWIRE_EXPECTS(same_or_disjoint(out.data(), in.data(), in.size()));
-    core_.decrypt(out.data(), in.data(), in.size());
-    core_.text_len += in.size();
-    return in.size();
-  }
-
-  // Trailing tag: the stream so far is held_ followed by in. Release all but
-  // its last 16 bytes: first from held_, then straight from in.
-  const std::size_t from_held = std::min<std::size_t>(held_len_, release);
-  const std::size_t from_in = release - from_held;
-  const bool in_place = release != 0 && !in.empty() && out.data() == in.data();
-  SEALWIRE_EXPECTS(same_or_disjoint(out.data(), release, in.data(), in.size()));
-
-  if (!in_place && in.size() >= aead_tag_size) {
-    // The common case: every held byte is released and in's last 16 bytes
-    // become the new held-back bytes; in is not modified, so copy them last.
-    if (is_aes_gcm(core_.alg) && from_in <= small_piece) {
-      // Small pieces: one call over a contiguous copy. Each AES-GCM call
-      // finishes its partial block with a fresh keystream block and a GHASH
-      // block; for 100-byte pieces the second call cost more than the copy.
-      std::uint8_t joined[aead_tag_size + small_piece];
-      std::memcpy(joined, held_, from_held);
-      std::memcpy(joined + from_held, in.data(), from_in);
-      core_.decrypt(out.data(), joined, release);
-    } else {
-      core_.decrypt(out.data(), held_, from_held);
-      core_.decrypt(out.data() + from_held, in.data(), from_in);
-    }
-    std::memcpy(held_, in.data() + in.size() - aead_tag_size, aead_tag_size);
-    held_len_ = aead_tag_size;
-    core_.text_len += release;
-    return release;
-  }
-
-  // The new held-back bytes, saved before an in-place decryption overwrites in.
-  std::uint8_t next_held[aead_tag_size];
-  std::size_t next_len;
-  if (in.size() >= aead_tag_size) {
-    std::memcpy(next_held, in.data() + in.size() - aead_tag_size, aead_tag_size);
-    next_len = aead_tag_size;
-  } else {
-    next_len = held_len_ - from_held;
-    detail::copy_small(next_held, held_ + from_held, next_len);
-    detail::copy_small(next_held + next_len, in.data(), in.size());
-    next_len += in.size();
-  }
-
-  if (!in_place) {
-    core_.decrypt(out.data(), held_, from_held);
-    core_.decrypt(out.data() + from_held, in.data(), from_in);
-  } else {
-    // In place, the output runs from_held bytes ahead of the input: decrypt
-    // the held bytes aside, the input in place, then shift it into position.
-    std::uint8_t front[aead_tag_size];
-    core_.decrypt(front, held_, from_held);
-    core_.decrypt(out.data(), in.data(), from_in);
-    if (from_held != 0) {
-      std::memmove(out.data() + from_held, out.data(), from_in);
-      std::memcpy(out.data(), front, from_held);
-    }
-    ct::wipe(front, sizeof front);
-  }
-  core_.text_len += release;
-  std::memcpy(held_, next_held, next_len);
-  held_len_ = static_cast<std::uint8_t>(next_len);
-  ct::wipe(next_held, sizeof next_held);
-  return release;
-}
-
-result<void> aead_opener::verify(std::span<const std::uint8_t> tag) noexcept {
-  std::uint8_t computed[aead_tag_size];
-  core_.compute_tag(computed);
-  const bool ok = ct::equal(computed, tag);
-  ct::wipe(computed, sizeof computed);
-  if (!ok) return fail(crypto_errc::authentication_failed).error();
-  core_.wipe();
-  core_.phase = detail::aead_phase::done;
-  return {};
-}
-
-result<void> aead_opener::finish(std::span<const std::uint8_t> tag) noexcept {
-  if (core_.phase == detail::aead_phase::failed) return failure_;
-  SEALWIRE_EXPECTS(position_ == tag_position::detached);
-  SEALWIRE_EXPECTS(core_.phase == detail::aead_phase::aad || core_.phase == detail::aead_phase::text);
-  return verify(tag);
-}
-
-result<void> aead_opener::finish() noexcept {
-  if (core_.phase == detail::aead_phase::failed) return failure_;
-  SEALWIRE_EXPECTS(position_ == tag_position::trailing);
-  SEALWIRE_EXPECTS(core_.phase == detail::aead_phase::aad || core_.phase == detail::aead_phase::text);
-  if (held_len_ < aead_tag_size) return fail(crypto_errc::authentication_failed).error();
-  std::uint8_t tag[aead_tag_size];
-  std::memcpy(tag, held_, sizeof tag);
-  result<void> r = verify(tag);
-  ct::wipe(held_, sizeof held_);
-  held_len_ = 0;
-  return r;
-}
-
-std::string_view aead_opener::cipher_provider() const noexcept { return core_.provider(); }
+result<void> aead_key::init(aead_algorithm alg, bytes_view key) noexcept { return state().init(alg, key); }
+bool aead_key::keyed() const noexcept { return state().keyed; }
+aead_algorithm aead_key::algorithm() const noexcept { return state().alg; }
+void aead_key::wipe() noexcept { state().wipe(); }
 
 // ---- one-shot ------------------------------------------------------------
 
 namespace {
 
-// seal_keyed and open_keyed run a keyed core over a whole message.
-result<void> seal_keyed(detail::aead_core& core, std::span<std::uint8_t> ct, std::span<std::uint8_t, aead_tag_size> tag,
-                        std::span<const std::uint8_t> pt, std::span<const std::uint8_t> aad) noexcept {
+// seal_started and open_started run a started core over a whole message.
+result<void> seal_started(detail::aead_core& core, std::span<std::uint8_t> ct,
+                          std::span<std::uint8_t, aead_tag_size> tag, bytes_view pt, bytes_view aad) noexcept {
   SEALWIRE_EXPECTS(same_or_disjoint(ct.data(), pt.data(), pt.size()));
   SEALWIRE_EXPECTS(pt.size() <= core.max_text);
   core.add_aad(aad);
@@ -479,8 +388,8 @@ result<void> seal_keyed(detail::aead_core& core, std::span<std::uint8_t> ct, std
   return {};
 }
 
-result<void> open_keyed(detail::aead_core& core, std::span<std::uint8_t> out, std::span<const std::uint8_t> ct,
-                        std::span<const std::uint8_t> tag, std::span<const std::uint8_t> aad) noexcept {
+result<void> open_started(detail::aead_core& core, std::span<std::uint8_t> out, bytes_view ct, bytes_view tag,
+                          bytes_view aad) noexcept {
   SEALWIRE_EXPECTS(same_or_disjoint(out.data(), ct.data(), ct.size()));
   core.add_aad(aad);
   core.begin_text();
@@ -507,53 +416,344 @@ result<void> open_keyed(detail::aead_core& core, std::span<std::uint8_t> out, st
   return {};
 }
 
-}  // namespace
+// A message's start: from a key object or from key bytes.
+struct key_source {
+  const detail::aead_key_state* keyed = nullptr;
+  aead_algorithm alg{};
+  bytes_view bytes;
 
-result<void> aead_seal_detached(aead_algorithm alg, std::span<std::uint8_t> ct, std::span<std::uint8_t, aead_tag_size> tag,
-                                std::span<const std::uint8_t> pt, std::span<const std::uint8_t> aad,
-                                std::span<const std::uint8_t> nonce, std::span<const std::uint8_t> key) noexcept {
-  if (!properties(alg).supports_aad && !aad.empty()) return crypto_errc::invalid_argument;
+  aead_algorithm algorithm() const noexcept { return keyed != nullptr ? keyed->alg : alg; }
+  result<void> start(detail::aead_core& core, bytes_view nonce) const noexcept {
+    if (keyed != nullptr) return core.start(*keyed, nonce);
+    return detail::start_with_bytes(core, alg, bytes, nonce);
+  }
+};
+
+result<void> seal_detached_with(const key_source& key, std::span<std::uint8_t> ct,
+                                std::span<std::uint8_t, aead_tag_size> tag, bytes_view pt, associated_data ad,
+                                bytes_view nonce) noexcept {
+  if (key.keyed != nullptr && !key.keyed->keyed) return crypto_errc::not_keyed;
+  if (!properties(key.algorithm()).supports_aad && !ad.empty()) return crypto_errc::invalid_argument;
   if (ct.size() < pt.size()) return crypto_errc::buffer_too_small;
   detail::aead_core core;
-  if (auto r = core.init(alg, key, nonce); !r) return r;
-  return seal_keyed(core, ct, tag, pt, aad);
+  if (auto r = key.start(core, nonce); !r) return r;
+  return seal_started(core, ct, tag, pt, ad.bytes());
 }
 
-result<std::size_t> aead_seal(aead_algorithm alg, std::span<std::uint8_t> out, std::span<const std::uint8_t> pt,
-                              std::span<const std::uint8_t> aad, std::span<const std::uint8_t> nonce,
-                              std::span<const std::uint8_t> key) noexcept {
+result<std::size_t> seal_with(const key_source& key, std::span<std::uint8_t> out, bytes_view pt,
+                              associated_data ad, bytes_view nonce) noexcept {
   if (out.size() < pt.size() || out.size() - pt.size() < aead_tag_size) return crypto_errc::buffer_too_small;
-  const bool tag_first = properties(alg).tag_first;
+  const bool tag_first = properties(key.algorithm()).tag_first;
   std::span<std::uint8_t> ct = out.subspan(tag_first ? aead_tag_size : 0, pt.size());
   std::uint8_t tag[aead_tag_size];
-  if (auto r = aead_seal_detached(alg, ct, tag, pt, aad, nonce, key); !r) return r.error();
+  if (auto r = seal_detached_with(key, ct, tag, pt, ad, nonce); !r) return r.error();
   std::memcpy(out.data() + (tag_first ? 0 : pt.size()), tag, aead_tag_size);
   return pt.size() + aead_tag_size;
 }
 
-result<void> aead_open_detached(aead_algorithm alg, std::span<std::uint8_t> out, std::span<const std::uint8_t> ct,
-                                std::span<const std::uint8_t> tag, std::span<const std::uint8_t> aad,
-                                std::span<const std::uint8_t> nonce, std::span<const std::uint8_t> key) noexcept {
-  const aead_properties& p = properties(alg);
-  if (!p.supports_aad && !aad.empty()) return crypto_errc::invalid_argument;
+result<void> open_detached_with(const key_source& key, std::span<std::uint8_t> out, bytes_view ct, bytes_view tag,
+                                associated_data ad, bytes_view nonce) noexcept {
+  if (key.keyed != nullptr && !key.keyed->keyed) return crypto_errc::not_keyed;
+  const aead_properties& p = properties(key.algorithm());
+  if (!p.supports_aad && !ad.empty()) return crypto_errc::invalid_argument;
   if (out.size() < ct.size()) return crypto_errc::buffer_too_small;
   if (ct.size() > p.max_message_size) return crypto_errc::message_too_long;
   detail::aead_core core;
-  if (auto r = core.init(alg, key, nonce); !r) return r;
-  return open_keyed(core, out, ct, tag, aad);
+  if (auto r = key.start(core, nonce); !r) return r;
+  return open_started(core, out, ct, tag, ad.bytes());
 }
 
-result<std::size_t> aead_open(aead_algorithm alg, std::span<std::uint8_t> out, std::span<const std::uint8_t> input,
-                              std::span<const std::uint8_t> aad, std::span<const std::uint8_t> nonce,
-                              std::span<const std::uint8_t> key) noexcept {
+result<std::size_t> open_with(const key_source& key, std::span<std::uint8_t> out, bytes_view input,
+                              associated_data ad, bytes_view nonce) noexcept {
   if (input.size() < aead_tag_size) return crypto_errc::authentication_failed;
   const std::size_t n = input.size() - aead_tag_size;
-  const bool tag_first = properties(alg).tag_first;
+  const bool tag_first = properties(key.algorithm()).tag_first;
   const auto ct = input.subspan(tag_first ? aead_tag_size : 0, n);
   const auto tag = input.subspan(tag_first ? 0 : n, aead_tag_size);
-  if (auto r = aead_open_detached(alg, out, ct, tag, aad, nonce, key); !r) return r.error();
+  if (auto r = open_detached_with(key, out, ct, tag, ad, nonce); !r) return r.error();
   return n;
 }
+
+}  // namespace
+
+result<std::size_t> aead_key::seal(std::span<std::uint8_t> out, bytes_view pt, associated_data ad,
+                                   bytes_view nonce) const noexcept {
+  return seal_with({&state(), {}, {}}, out, pt, ad, nonce);
+}
+
+result<void> aead_key::seal_detached(std::span<std::uint8_t> ct, std::span<std::uint8_t, aead_tag_size> tag,
+                                     bytes_view pt, associated_data ad, bytes_view nonce) const noexcept {
+  return seal_detached_with({&state(), {}, {}}, ct, tag, pt, ad, nonce);
+}
+
+result<std::size_t> aead_key::open(std::span<std::uint8_t> out, bytes_view input, associated_data ad,
+                                   bytes_view nonce) const noexcept {
+  return open_with({&state(), {}, {}}, out, input, ad, nonce);
+}
+
+result<void> aead_key::open_detached(std::span<std::uint8_t> out, bytes_view ct, bytes_view tag, associated_data ad,
+                                     bytes_view nonce) const noexcept {
+  return open_detached_with({&state(), {}, {}}, out, ct, tag, ad, nonce);
+}
+
+result<std::size_t> aead_seal(aead_algorithm alg, std::span<std::uint8_t> out, bytes_view pt, associated_data ad,
+                              bytes_view nonce, bytes_view key) noexcept {
+  return seal_with({nullptr, alg, key}, out, pt, ad, nonce);
+}
+
+result<void> aead_seal_detached(aead_algorithm alg, std::span<std::uint8_t> ct,
+                                std::span<std::uint8_t, aead_tag_size> tag, bytes_view pt, associated_data ad,
+                                bytes_view nonce, bytes_view key) noexcept {
+  return seal_detached_with({nullptr, alg, key}, ct, tag, pt, ad, nonce);
+}
+
+result<std::size_t> aead_open(aead_algorithm alg, std::span<std::uint8_t> out, bytes_view input, associated_data ad,
+                              bytes_view nonce, bytes_view key) noexcept {
+  return open_with({nullptr, alg, key}, out, input, ad, nonce);
+}
+
+result<void> aead_open_detached(aead_algorithm alg, std::span<std::uint8_t> out, bytes_view ct, bytes_view tag,
+                                associated_data ad, bytes_view nonce, bytes_view key) noexcept {
+  return open_detached_with({nullptr, alg, key}, out, ct, tag, ad, nonce);
+}
+
+// ---- sealer --------------------------------------------------------------
+
+aead_sealer::aead_sealer() noexcept { ::new (static_cast<void*>(storage_)) detail::aead_core; }
+aead_sealer::~aead_sealer() { core().~aead_core(); }
+aead_sealer::aead_sealer(aead_sealer&& other) noexcept : aead_sealer() { core().move_from(other.core()); }
+aead_sealer& aead_sealer::operator=(aead_sealer&& other) noexcept {
+  if (this != &other) core().move_from(other.core());
+  return *this;
+}
+
+detail::aead_core& aead_sealer::core() noexcept {
+  return *std::launder(reinterpret_cast<detail::aead_core*>(storage_));
+}
+const detail::aead_core& aead_sealer::core() const noexcept {
+  return *std::launder(reinterpret_cast<const detail::aead_core*>(storage_));
+}
+
+result<void> aead_sealer::init(aead_algorithm alg, bytes_view key, bytes_view nonce) noexcept {
+  return detail::start_with_bytes(core(), alg, key, nonce);
+}
+
+result<void> aead_sealer::init(const aead_key& key, bytes_view nonce) noexcept {
+  return core().start(key.state(), nonce);
+}
+
+void aead_sealer::aad(bytes_view data) noexcept { core().add_aad(data); }
+
+result<std::size_t> aead_sealer::update(std::span<std::uint8_t> out, bytes_view in) noexcept {
+  detail::aead_core& c = core();
+  SEALWIRE_EXPECTS(c.phase == detail::aead_phase::aad || c.phase == detail::aead_phase::text);
+  if (out.size() < in.size()) return crypto_errc::buffer_too_small;
+  SEALWIRE_EXPECTS(same_or_disjoint(out.data(), in.data(), in.size()));
+  SEALWIRE_EXPECTS(in.size() <= c.max_text - c.text_len);
+  c.begin_text();
+  c.encrypt(out.data(), in.data(), in.size());
+  c.text_len += in.size();
+  return in.size();
+}
+
+void aead_sealer::finish(std::span<std::uint8_t, aead_tag_size> tag) noexcept {
+  detail::aead_core& c = core();
+  SEALWIRE_EXPECTS(c.phase == detail::aead_phase::aad || c.phase == detail::aead_phase::text);
+  c.compute_tag(tag);
+  c.wipe();
+}
+
+std::string_view aead_sealer::cipher_provider() const noexcept { return core().provider(); }
+
+// ---- opener --------------------------------------------------------------
+
+aead_opener::aead_opener() noexcept { ::new (static_cast<void*>(storage_)) detail::aead_opener_state; }
+
+aead_opener::~aead_opener() {
+  ct::wipe(st().held, sizeof st().held);
+  st().~aead_opener_state();
+}
+
+aead_opener::aead_opener(aead_opener&& other) noexcept : aead_opener() { *this = std::move(other); }
+
+aead_opener& aead_opener::operator=(aead_opener&& other) noexcept {
+  if (this != &other) {
+    detail::aead_opener_state& d = st();
+    detail::aead_opener_state& s = other.st();
+    d.core.move_from(s.core);
+    std::memcpy(d.held, s.held, sizeof d.held);
+    d.held_len = s.held_len;
+    d.position = s.position;
+    d.failure = s.failure;
+    ct::wipe(s.held, sizeof s.held);
+    s.held_len = 0;
+  }
+  return *this;
+}
+
+detail::aead_opener_state& aead_opener::st() noexcept {
+  return *std::launder(reinterpret_cast<detail::aead_opener_state*>(storage_));
+}
+const detail::aead_opener_state& aead_opener::st() const noexcept {
+  return *std::launder(reinterpret_cast<const detail::aead_opener_state*>(storage_));
+}
+
+namespace {
+
+void reset_opener(detail::aead_opener_state& s, tag_position position) noexcept {
+  ct::wipe(s.held, sizeof s.held);
+  s.held_len = 0;
+  s.position = position;
+  s.failure = {};
+}
+
+// fail wipes the opener and makes the failure sticky.
+result<std::size_t> fail(detail::aead_opener_state& s, crypto_errc e) noexcept {
+  s.core.wipe();
+  ct::wipe(s.held, sizeof s.held);
+  s.held_len = 0;
+  s.core.phase = detail::aead_phase::failed;
+  s.failure = e;
+  return e;
+}
+
+// verify compares the computed tag with `tag` in constant time.
+result<void> verify(detail::aead_opener_state& s, bytes_view tag) noexcept {
+  std::uint8_t computed[aead_tag_size];
+  s.core.compute_tag(computed);
+  const bool ok = ct::equal(computed, tag);
+  ct::wipe(computed, sizeof computed);
+  if (!ok) return fail(s, crypto_errc::authentication_failed).error();
+  s.core.wipe();
+  s.core.phase = detail::aead_phase::done;
+  return {};
+}
+
+}  // namespace
+
+result<void> aead_opener::init(aead_algorithm alg, bytes_view key, bytes_view nonce, tag_position position) noexcept {
+  reset_opener(st(), position);
+  return detail::start_with_bytes(st().core, alg, key, nonce);
+}
+
+result<void> aead_opener::init(const aead_key& key, bytes_view nonce, tag_position position) noexcept {
+  reset_opener(st(), position);
+  return st().core.start(key.state(), nonce);
+}
+
+void aead_opener::aad(bytes_view data) noexcept { st().core.add_aad(data); }
+
+std::size_t aead_opener::output_size(std::size_t in_size) const noexcept {
+  const detail::aead_opener_state& s = st();
+  if (s.position == tag_position::detached) return in_size;
+  const std::size_t total = s.held_len + in_size;
+  return total > aead_tag_size ? total - aead_tag_size : 0;
+}
+
+result<std::size_t> aead_opener::update(std::span<std::uint8_t> out, bytes_view in) noexcept {
+  detail::aead_opener_state& s = st();
+  detail::aead_core& core = s.core;
+  if (core.phase == detail::aead_phase::failed) return s.failure;
+  SEALWIRE_EXPECTS(core.phase == detail::aead_phase::aad || core.phase == detail::aead_phase::text);
+  const std::size_t release = output_size(in.size());
+  if (out.size() < release) return crypto_errc::buffer_too_small;
+  if (release > core.max_text - core.text_len) return fail(s, crypto_errc::message_too_long);
+  core.begin_text();
+
+  if (s.position == tag_position::detached) {
+    SEALWIRE_EXPECTS(same_or_disjoint(out.data(), in.data(), in.size()));
+    core.decrypt(out.data(), in.data(), in.size());
+    core.text_len += in.size();
+    return in.size();
+  }
+
+  // Trailing tag: the stream so far is held followed by in. Release all but
+  // its last 16 bytes: first from held, then straight from in.
+  const std::size_t from_held = std::min<std::size_t>(s.held_len, release);
+  const std::size_t from_in = release - from_held;
+  const bool in_place = release != 0 && !in.empty() && out.data() == in.data();
+  SEALWIRE_EXPECTS(same_or_disjoint(out.data(), release, in.data(), in.size()));
+
+  if (!in_place && in.size() >= aead_tag_size) {
+    // The common case: every held byte is released and in's last 16 bytes
+    // become the new held-back bytes; in is not modified, so copy them last.
+    if (is_aes_gcm(core.alg) && from_in <= small_piece) {
+      // Small pieces: one call over a contiguous copy. Each AES-GCM call
+      // finishes its partial block with a fresh keystream block and a GHASH
+      // block; for 100-byte pieces the second call cost more than the copy.
+      std::uint8_t joined[aead_tag_size + small_piece];
+      std::memcpy(joined, s.held, from_held);
+      std::memcpy(joined + from_held, in.data(), from_in);
+      core.decrypt(out.data(), joined, release);
+    } else {
+      core.decrypt(out.data(), s.held, from_held);
+      core.decrypt(out.data() + from_held, in.data(), from_in);
+    }
+    std::memcpy(s.held, in.data() + in.size() - aead_tag_size, aead_tag_size);
+    s.held_len = aead_tag_size;
+    core.text_len += release;
+    return release;
+  }
+
+  // The new held-back bytes, saved before an in-place decryption overwrites in.
+  std::uint8_t next_held[aead_tag_size];
+  std::size_t next_len;
+  if (in.size() >= aead_tag_size) {
+    std::memcpy(next_held, in.data() + in.size() - aead_tag_size, aead_tag_size);
+    next_len = aead_tag_size;
+  } else {
+    next_len = s.held_len - from_held;
+    detail::copy_small(next_held, s.held + from_held, next_len);
+    detail::copy_small(next_held + next_len, in.data(), in.size());
+    next_len += in.size();
+  }
+
+  if (!in_place) {
+    core.decrypt(out.data(), s.held, from_held);
+    core.decrypt(out.data() + from_held, in.data(), from_in);
+  } else {
+    // In place, the output runs from_held bytes ahead of the input: decrypt
+    // the held bytes aside, the input in place, then shift it into position.
+    std::uint8_t front[aead_tag_size];
+    core.decrypt(front, s.held, from_held);
+    core.decrypt(out.data(), in.data(), from_in);
+    if (from_held != 0) {
+      std::memmove(out.data() + from_held, out.data(), from_in);
+      std::memcpy(out.data(), front, from_held);
+    }
+    ct::wipe(front, sizeof front);
+  }
+  core.text_len += release;
+  std::memcpy(s.held, next_held, next_len);
+  s.held_len = static_cast<std::uint8_t>(next_len);
+  ct::wipe(next_held, sizeof next_held);
+  return release;
+}
+
+result<void> aead_opener::finish(bytes_view tag) noexcept {
+  detail::aead_opener_state& s = st();
+  if (s.core.phase == detail::aead_phase::failed) return s.failure;
+  SEALWIRE_EXPECTS(s.position == tag_position::detached);
+  SEALWIRE_EXPECTS(s.core.phase == detail::aead_phase::aad || s.core.phase == detail::aead_phase::text);
+  return verify(s, tag);
+}
+
+result<void> aead_opener::finish() noexcept {
+  detail::aead_opener_state& s = st();
+  if (s.core.phase == detail::aead_phase::failed) return s.failure;
+  SEALWIRE_EXPECTS(s.position == tag_position::trailing);
+  SEALWIRE_EXPECTS(s.core.phase == detail::aead_phase::aad || s.core.phase == detail::aead_phase::text);
+  if (s.held_len < aead_tag_size) return fail(s, crypto_errc::authentication_failed).error();
+  std::uint8_t tag[aead_tag_size];
+  std::memcpy(tag, s.held, sizeof tag);
+  result<void> r = verify(s, tag);
+  ct::wipe(s.held, sizeof s.held);
+  ct::wipe(tag, sizeof tag);
+  s.held_len = 0;
+  return r;
+}
+
+std::string_view aead_opener::cipher_provider() const noexcept { return st().core.provider(); }
 
 // ---- AES-GCM with any IV length -------------------------------------------
 
@@ -568,28 +768,46 @@ result<aead_algorithm> gcm_by_key(std::span<const std::uint8_t> key) noexcept {
 }  // namespace
 
 result<void> aes_gcm_seal_detached(std::span<std::uint8_t> ct, std::span<std::uint8_t, aead_tag_size> tag,
-                                   std::span<const std::uint8_t> pt, std::span<const std::uint8_t> aad,
-                                   std::span<const std::uint8_t> iv, std::span<const std::uint8_t> key) noexcept {
+                                   bytes_view pt, associated_data ad, bytes_view iv, bytes_view key) noexcept {
   const auto alg = gcm_by_key(key);
   if (!alg) return alg.error();
   if (ct.size() < pt.size()) return crypto_errc::buffer_too_small;
+  detail::aead_key_state k;
+  if (auto r = k.init(*alg, key); !r) return r;
   detail::aead_core core;
-  if (auto r = core.init_gcm(*alg, key, iv); !r) return r;
-  return seal_keyed(core, ct, tag, pt, aad);
+  auto r = core.start_gcm(k, iv);
+  k.wipe();
+  if (!r) return r;
+  return seal_started(core, ct, tag, pt, ad.bytes());
 }
 
-result<void> aes_gcm_open_detached(std::span<std::uint8_t> out, std::span<const std::uint8_t> ct,
-                                   std::span<const std::uint8_t> tag, std::span<const std::uint8_t> aad,
-                                   std::span<const std::uint8_t> iv, std::span<const std::uint8_t> key) noexcept {
+result<void> aes_gcm_open_detached(std::span<std::uint8_t> out, bytes_view ct, bytes_view tag, associated_data ad,
+                                   bytes_view iv, bytes_view key) noexcept {
   const auto alg = gcm_by_key(key);
   if (!alg) return alg.error();
   if (out.size() < ct.size()) return crypto_errc::buffer_too_small;
   if (ct.size() > properties(*alg).max_message_size) return crypto_errc::message_too_long;
+  detail::aead_key_state k;
+  if (auto r = k.init(*alg, key); !r) return r;
   detail::aead_core core;
-  if (auto r = core.init_gcm(*alg, key, iv); !r) return r;
-  return open_keyed(core, out, ct, tag, aad);
+  auto r = core.start_gcm(k, iv);
+  k.wipe();
+  if (!r) return r;
+  return open_started(core, out, ct, tag, ad.bytes());
 }
 
 std::string_view aes_gcm_provider() noexcept { return detail::gcm_provider(); }
 
 }  // namespace sealwire::crypto
+
+namespace sealwire {
+
+template <>
+result<crypto::aead_algorithm> parse<crypto::aead_algorithm>(std::string_view text) noexcept {
+  if (auto r = naming::parse_in(text, crypto::aead_names, false); r) return r;
+  for (std::size_t i = 0; i < std::size(crypto::props); ++i)  // the display names too
+    if (naming::name_equal(text, crypto::props[i].name)) return static_cast<crypto::aead_algorithm>(i);
+  return crypto_errc::unknown_algorithm;
+}
+
+}  // namespace sealwire

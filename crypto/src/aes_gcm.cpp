@@ -321,38 +321,61 @@ std::uint32_t load32_be(const std::uint8_t* p) noexcept { return __builtin_bswap
 
 // ---- the driver ------------------------------------------------------------
 
-void gcm_init(gcm_state& st, std::span<const std::uint8_t> key, std::span<const std::uint8_t> iv) noexcept {
+void gcm_set_key(gcm_key& k, std::span<const std::uint8_t> key) noexcept {
   const gcm_kernels& ks = select();
-  gcm_key& k = st.key;
   ks.expand(k, key.data(), key.size());
   std::memset(k.j0, 0, sizeof k.j0);
   std::memset(k.y, 0, sizeof k.y);
   k.have_powers = 0;
   // SP 800-38D 7.1 step 1: H = CIPH_K(0^128) (J0's prefix is zero here, counter 0).
   ks.ctr(k, 0, k.h, zero_block, 1);
+  prepare(ks, k);
+}
+
+void gcm_start(gcm_state& st, const gcm_key& k, std::span<const std::uint8_t> iv) noexcept {
+  gcm_key& m = st.key;
+  if (&m != &k) {
+    // The keyed part: round keys in use, H, and the powers when k has them.
+    std::memcpy(m.rk, k.rk, 16 * (k.rounds + 1));
+    std::memcpy(m.h, k.h, sizeof m.h);
+    m.rounds = k.rounds;
+    m.have_powers = k.have_powers;
+    if (k.have_powers != 0) {
+      std::memcpy(m.hpow, k.hpow, sizeof m.hpow);
+      std::memcpy(m.hkar, k.hkar, sizeof m.hkar);
+    }
+  }
+  std::memset(m.j0, 0, sizeof m.j0);
+  std::memset(m.y, 0, sizeof m.y);
   st.ks_pos = 16;
   st.glen = 0;
   if (iv.size() == 12) {
     // Step 2: J0 = IV || 0^31 || 1.
-    std::memcpy(k.j0, iv.data(), 12);
-    k.j0[15] = 1;
+    std::memcpy(m.j0, iv.data(), 12);
+    m.j0[15] = 1;
   } else {
     // Otherwise J0 = GHASH_H(IV || 0^(s+64) || [len(IV)]_64).
+    const gcm_kernels& ks = select();
     const std::size_t whole = iv.size() / 16, rest = iv.size() % 16;
-    run_ghash(ks, k, iv.data(), whole);
+    run_ghash(ks, m, iv.data(), whole);
     std::uint8_t block[16] = {};
     if (rest != 0) {
       std::memcpy(block, iv.data() + 16 * whole, rest);
-      run_ghash(ks, k, block, 1);
+      run_ghash(ks, m, block, 1);
       std::memset(block, 0, sizeof block);
     }
     store64_be(block + 8, static_cast<std::uint64_t>(iv.size()) * 8);
-    run_ghash(ks, k, block, 1);
-    std::memcpy(k.j0, k.y, 16);
-    std::memset(k.y, 0, sizeof k.y);
+    run_ghash(ks, m, block, 1);
+    std::memcpy(m.j0, m.y, 16);
+    std::memset(m.y, 0, sizeof m.y);
   }
   // Step 3: the text is encrypted from inc32(J0).
-  st.ctr = load32_be(k.j0 + 12) + 1;
+  st.ctr = load32_be(m.j0 + 12) + 1;
+}
+
+void gcm_init(gcm_state& st, std::span<const std::uint8_t> key, std::span<const std::uint8_t> iv) noexcept {
+  gcm_set_key(st.key, key);
+  gcm_start(st, st.key, iv);
 }
 
 namespace {

@@ -2,11 +2,13 @@
 // ChaCha (original, IETF RFC 8439 2.3-2.4, XChaCha) and HChaCha: keying, the
 // portable block function and the kernel table.
 #include <sealwire/crypto/chacha.hpp>
+#include <sealwire/crypto/ct.hpp>
 #include <sealwire/crypto/cpu.hpp>
 
 #include "detail/bytes.hpp"
 #include "detail/chacha_core.hpp"
 #include "detail/kernels.hpp"
+#include "detail/stream_state.hpp"
 
 namespace sealwire::crypto {
 namespace detail {
@@ -139,7 +141,7 @@ result<void> detail::chacha_setup(detail::stream_state& st, std::span<const std:
 
 result<void> chacha::init(std::span<const std::uint8_t> key, std::span<const std::uint8_t> nonce,
                           unsigned rounds) noexcept {
-  return detail::chacha_setup(st_, key, nonce, rounds);
+  return detail::chacha_setup(state(), key, nonce, rounds);
 }
 
 }  // namespace sealwire::crypto

@@ -95,10 +95,10 @@ result<void> ecdh_nist<C>::generate(std::span<std::uint8_t, scalar_size> private
   // drawn again. The chance of that is below 2^-32 per draw, so running out
   // of attempts means a broken source.
   for (int attempt = 0; attempt < 64; ++attempt) {
-    if (const std::error_code ec = random_bytes(private_key); ec) {
+    if (auto r = random_bytes(private_key); !r) {
       ct::wipe(private_key);
       ct::wipe(public_key_out);
-      return ec;
+      return r;
     }
     if constexpr (C == nist_curve::p521) private_key[0] &= 0x01;  // n < 2^521
     if (scalar_valid<C>(private_key.data())) {

@@ -2,16 +2,19 @@
 // Poly1305 (RFC 8439 2.5): the portable driver (buffering of a partial block,
 // padding, finalisation) and the portable radix-2^64 block kernel.
 #include <sealwire/crypto/poly1305.hpp>
+#include <sealwire/crypto/ct.hpp>
 
 #include <sealwire/crypto/cpu.hpp>
 
 #include "detail/bytes.hpp"
 #include "detail/kernels.hpp"
 #include "detail/poly1305_core.hpp"
+#include "detail/poly1305_state.hpp"
 
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
+#include <new>
 
 namespace sealwire::crypto {
 namespace detail {
@@ -126,71 +129,106 @@ void absorb_one(poly1305_state& st, const std::uint8_t* in, std::uint64_t hibit)
 }  // namespace
 }  // namespace detail
 
+static_assert(sizeof(detail::poly1305_state) <= detail::poly1305_state_storage &&
+                  alignof(detail::poly1305_state) <= 64,
+              "poly1305's storage is too small for its state");
+
+poly1305::poly1305() noexcept {
+  auto* s = ::new (static_cast<void*>(storage_)) detail::poly1305_state;
+  s->powers = detail::poly1305_powers::none;
+  s->buf_len = 0;
+}
+
+poly1305::poly1305(std::span<const std::uint8_t, key_size> key) noexcept : poly1305() { init(key); }
+
+poly1305::~poly1305() { wipe(); }
+
+poly1305::poly1305(poly1305&& other) noexcept : poly1305() { *this = std::move(other); }
+
+poly1305& poly1305::operator=(poly1305&& other) noexcept {
+  if (this != &other) {
+    // The powers are copied only when the source holds them (they are
+    // uninitialised otherwise).
+    detail::poly1305_state& d = st();
+    const detail::poly1305_state& s = other.st();
+    if (d.powers != detail::poly1305_powers::none) ct::wipe(d.pw, sizeof d.pw);
+    std::memcpy(reinterpret_cast<unsigned char*>(&d) + detail::poly1305_message_offset,
+                reinterpret_cast<const unsigned char*>(&s) + detail::poly1305_message_offset,
+                detail::poly1305_message_bytes);
+    if (s.powers != detail::poly1305_powers::none) std::memcpy(d.pw, s.pw, sizeof d.pw);
+    other.wipe();
+  }
+  return *this;
+}
+
+detail::poly1305_state& poly1305::st() noexcept {
+  return *std::launder(reinterpret_cast<detail::poly1305_state*>(storage_));
+}
+
 void poly1305::init(std::span<const std::uint8_t, key_size> key) noexcept {
   // RFC 8439 2.5.1: clamp r.
-  st_.r[0] = detail::load64_le(key.data()) & 0x0ffffffc0fffffffULL;
-  st_.r[1] = detail::load64_le(key.data() + 8) & 0x0ffffffc0ffffffcULL;
-  st_.s[0] = detail::load64_le(key.data() + 16);
-  st_.s[1] = detail::load64_le(key.data() + 24);
-  st_.h[0] = st_.h[1] = st_.h[2] = 0;
-  st_.absorbed = 0;
-  if (st_.powers != detail::poly1305_powers::none) ct::wipe(st_.pw, sizeof st_.pw);  // powers of the old key
-  st_.powers = detail::poly1305_powers::none;
-  buf_len_ = 0;
+  st().r[0] = detail::load64_le(key.data()) & 0x0ffffffc0fffffffULL;
+  st().r[1] = detail::load64_le(key.data() + 8) & 0x0ffffffc0ffffffcULL;
+  st().s[0] = detail::load64_le(key.data() + 16);
+  st().s[1] = detail::load64_le(key.data() + 24);
+  st().h[0] = st().h[1] = st().h[2] = 0;
+  st().absorbed = 0;
+  if (st().powers != detail::poly1305_powers::none) ct::wipe(st().pw, sizeof st().pw);  // powers of the old key
+  st().powers = detail::poly1305_powers::none;
+  st().buf_len = 0;
 }
 
 void poly1305::wipe() noexcept {
-  // h, r, s and the counters are contiguous: one clear; the powers only if set.
-  const bool had_powers = st_.powers != detail::poly1305_powers::none;
-  ct::wipe(&st_, offsetof(detail::poly1305_state, pw));
-  if (had_powers) ct::wipe(st_.pw, sizeof st_.pw);
-  ct::wipe(buf_, sizeof buf_);
-  buf_len_ = 0;
+  // h, r, s, the counters and the buffer are contiguous: one clear; the
+  // powers only if set.
+  const bool had_powers = st().powers != detail::poly1305_powers::none;
+  ct::wipe(reinterpret_cast<unsigned char*>(&st()) + detail::poly1305_message_offset, detail::poly1305_message_bytes);
+  if (had_powers) ct::wipe(st().pw, sizeof st().pw);
 }
 
 void poly1305::update(std::span<const std::uint8_t> in) noexcept {
   if (in.empty()) return;
   const std::uint8_t* p = in.data();
   std::size_t n = in.size();
-  if (buf_len_ != 0) {
-    const std::size_t take = std::min<std::size_t>(n, block_size - buf_len_);
-    detail::copy_small(buf_ + buf_len_, p, take);
-    buf_len_ = static_cast<std::uint8_t>(buf_len_ + take);
+  if (st().buf_len != 0) {
+    const std::size_t take = std::min<std::size_t>(n, block_size - st().buf_len);
+    detail::copy_small(st().buf + st().buf_len, p, take);
+    st().buf_len = static_cast<std::uint8_t>(st().buf_len + take);
     p += take;
     n -= take;
-    if (buf_len_ < block_size) return;
-    detail::absorb_one(st_, buf_, 1);
-    buf_len_ = 0;
+    if (st().buf_len < block_size) return;
+    detail::absorb_one(st(), st().buf, 1);
+    st().buf_len = 0;
   }
   if (n >= block_size) {
     const std::size_t whole = n / block_size;
-    detail::blocks(st_, p, whole, 1);
+    detail::blocks(st(), p, whole, 1);
     p += whole * block_size;
     n -= whole * block_size;
   }
   if (n != 0) {
-    detail::copy_small(buf_, p, n);
-    buf_len_ = static_cast<std::uint8_t>(n);
+    detail::copy_small(st().buf, p, n);
+    st().buf_len = static_cast<std::uint8_t>(n);
   }
 }
 
 void poly1305::pad16() noexcept {
-  if (buf_len_ == 0) return;
-  std::memset(buf_ + buf_len_, 0, block_size - buf_len_);
-  detail::absorb_one(st_, buf_, 1);
-  buf_len_ = 0;
+  if (st().buf_len == 0) return;
+  std::memset(st().buf + st().buf_len, 0, block_size - st().buf_len);
+  detail::absorb_one(st(), st().buf, 1);
+  st().buf_len = 0;
 }
 
 void poly1305::finish(std::span<std::uint8_t, tag_size> tag) noexcept {
-  if (buf_len_ != 0) {
+  if (st().buf_len != 0) {
     // RFC 8439 2.5.1: a final short block gets a 1 byte appended and no 2^128.
-    buf_[buf_len_] = 1;
-    std::memset(buf_ + buf_len_ + 1, 0, block_size - buf_len_ - 1);
-    detail::absorb_one(st_, buf_, 0);
+    st().buf[st().buf_len] = 1;
+    std::memset(st().buf + st().buf_len + 1, 0, block_size - st().buf_len - 1);
+    detail::absorb_one(st(), st().buf, 0);
   }
   using detail::u128;
-  std::uint64_t h0 = st_.h[0], h1 = st_.h[1];
-  const std::uint64_t h2 = st_.h[2];
+  std::uint64_t h0 = st().h[0], h1 = st().h[1];
+  const std::uint64_t h2 = st().h[2];
   // h < 2^131 after the kernel's partial reduction, so one conditional
   // subtraction of p gives h mod p: take h + 5 - 2^130 when it is non-negative.
   u128 t = static_cast<u128>(h0) + 5;
@@ -202,9 +240,9 @@ void poly1305::finish(std::span<std::uint8_t, tag_size> tag) noexcept {
   h0 = (h0 & ~use_g) | (g0 & use_g);
   h1 = (h1 & ~use_g) | (g1 & use_g);
   // tag = (h + s) mod 2^128
-  t = static_cast<u128>(h0) + st_.s[0];
+  t = static_cast<u128>(h0) + st().s[0];
   h0 = static_cast<std::uint64_t>(t);
-  h1 = h1 + st_.s[1] + static_cast<std::uint64_t>(t >> 64);
+  h1 = h1 + st().s[1] + static_cast<std::uint64_t>(t >> 64);
   detail::store64_le(tag.data(), h0);
   detail::store64_le(tag.data() + 8, h1);
   wipe();

@@ -13,14 +13,14 @@ namespace {
 
 class getrandom_source final : public random_source {
  public:
-  std::error_code fill(std::span<std::uint8_t> out) noexcept override {
+  result<void> fill(std::span<std::uint8_t> out) noexcept override {
     std::size_t done = 0;
     while (done < out.size()) {
       // getrandom may return fewer bytes than asked (above 256) or be interrupted.
       const ssize_t n = ::getrandom(out.data() + done, out.size() - done, 0);
       if (n < 0) {
         if (errno == EINTR) continue;
-        return make_error_code(crypto_errc::rng_failure);
+        return crypto_errc::rng_failure;
       }
       done += static_cast<std::size_t>(n);
     }
@@ -37,11 +37,11 @@ random_source& os_random_source() noexcept { return g_os; }
 
 random_source* set_random_source(random_source* src) noexcept { return g_source.exchange(src); }
 
-std::error_code random_bytes(std::span<std::uint8_t> out) noexcept {
+result<void> random_bytes(std::span<std::uint8_t> out) noexcept {
   random_source* src = g_source.load();
-  const std::error_code ec = (src != nullptr ? *src : g_os).fill(out);
-  if (ec) ct::wipe(out);
-  return ec;
+  result<void> r = (src != nullptr ? *src : g_os).fill(out);
+  if (!r) ct::wipe(out);
+  return r;
 }
 
 }  // namespace sealwire::crypto

@@ -2,10 +2,12 @@
 // Salsa20 and XSalsa20 (Bernstein) and HSalsa20: keying, the portable block
 // function and the kernel table.
 #include <sealwire/crypto/cpu.hpp>
+#include <sealwire/crypto/ct.hpp>
 #include <sealwire/crypto/salsa20.hpp>
 
 #include "detail/bytes.hpp"
 #include "detail/kernels.hpp"
+#include "detail/stream_state.hpp"
 #include "detail/salsa_core.hpp"
 
 namespace sealwire::crypto {
@@ -121,7 +123,7 @@ result<void> detail::salsa_setup(detail::stream_state& st, std::span<const std::
 
 result<void> salsa20::init(std::span<const std::uint8_t> key, std::span<const std::uint8_t> nonce,
                           unsigned rounds) noexcept {
-  return detail::salsa_setup(st_, key, nonce, rounds);
+  return detail::salsa_setup(state(), key, nonce, rounds);
 }
 
 }  // namespace sealwire::crypto

@@ -2,9 +2,11 @@
 // The portable driver shared by ChaCha and Salsa20: counter limits, the
 // buffered partial block, and the wide-to-narrow waterfall over the kernels.
 #include <sealwire/crypto/stream_cipher.hpp>
+#include <sealwire/crypto/ct.hpp>
 
 #include "detail/bytes.hpp"
 #include "detail/kernels.hpp"
+#include "detail/stream_state.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -143,17 +145,52 @@ std::string_view stream_provider(stream_family f) noexcept { return kernels_for(
 
 }  // namespace detail
 
+stream_cipher::stream_cipher() noexcept { ::new (static_cast<void*>(storage_)) detail::stream_state; }
+
+stream_cipher::stream_cipher(stream_cipher&& other) noexcept : stream_cipher() {
+  state() = other.state();
+  detail::stream_wipe(other.state());
+}
+
+stream_cipher& stream_cipher::operator=(stream_cipher&& other) noexcept {
+  if (this != &other) {
+    state() = other.state();
+    detail::stream_wipe(other.state());
+  }
+  return *this;
+}
+
+stream_cipher::~stream_cipher() { detail::stream_wipe(state()); }
+
+detail::stream_state& stream_cipher::state() noexcept {
+  return *std::launder(reinterpret_cast<detail::stream_state*>(storage_));
+}
+
+const detail::stream_state& stream_cipher::state() const noexcept {
+  return *std::launder(reinterpret_cast<const detail::stream_state*>(storage_));
+}
+
 result<void> stream_cipher::apply(std::span<std::uint8_t> out, std::span<const std::uint8_t> in) noexcept {
   SEALWIRE_EXPECTS(out.size() == in.size());
   const auto o = reinterpret_cast<std::uintptr_t>(out.data());
   const auto i = reinterpret_cast<std::uintptr_t>(in.data());
   SEALWIRE_EXPECTS(o == i || o + out.size() <= i || i + in.size() <= o);
-  return detail::stream_xor(st_, out.data(), in.data(), in.size());
+  return detail::stream_xor(state(), out.data(), in.data(), in.size());
+}
+
+result<void> stream_cipher::apply_in_place(std::span<std::uint8_t> buf) noexcept {
+  return detail::stream_xor(state(), buf.data(), buf.data(), buf.size());
 }
 
 result<void> stream_cipher::keystream(std::span<std::uint8_t> out) noexcept {
   std::memset(out.data(), 0, out.size());
-  return detail::stream_xor(st_, out.data(), out.data(), out.size());
+  return detail::stream_xor(state(), out.data(), out.data(), out.size());
 }
+
+result<void> stream_cipher::seek(std::uint64_t block, std::size_t offset) noexcept {
+  return detail::stream_seek(state(), block, offset);
+}
+
+std::string_view stream_cipher::provider() const noexcept { return detail::stream_provider(state().family); }
 
 }  // namespace sealwire::crypto

@@ -68,9 +68,9 @@ void x25519::public_key(std::span<std::uint8_t, 32> out, scalar_span scalar) noe
 }
 
 result<void> x25519::generate(std::span<std::uint8_t, 32> private_key, std::span<std::uint8_t, 32> public_key_out) noexcept {
-  if (auto ec = random_bytes(private_key)) {
+  if (auto r = random_bytes(private_key); !r) {
     ct::wipe(public_key_out);
-    return ec;
+    return r;
   }
   public_key(public_key_out, private_key);
   return {};

@@ -397,10 +397,10 @@ void x448::public_key(std::span<std::uint8_t, 56> out, scalar_span scalar) noexc
 result<void> x448::generate(std::span<std::uint8_t, 56> private_key, std::span<std::uint8_t, 56> public_key) noexcept {
   // RFC 7748 section 6.2: the private key is 56 random bytes; decoding
   // shapes it, so no rejection is needed.
-  if (const std::error_code ec = random_bytes(private_key); ec) {
+  if (auto r = random_bytes(private_key); !r) {
     ct::wipe(private_key);
     ct::wipe(public_key);
-    return ec;
+    return r;
   }
   x448::public_key(public_key, private_key);
   return {};

@@ -30,7 +30,6 @@ constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 
 std::shared_ptr<const record::client_config> record_config(const client_options& o) {
   auto c = std::make_shared<record::client_config>();
-  c->kem = o.kem;
   c->server_key = o.server_key;
   return c;
 }

@@ -9,6 +9,8 @@
 #include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
 
+#include "log_bridge.hpp"
+
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -31,6 +33,7 @@ int main(int argc, char** argv) {
   app.add_flag("--verbose", verbose, "show the server's log");
   CLI11_PARSE(app, argc, argv);
   spdlog::set_level(verbose ? spdlog::level::info : spdlog::level::warn);
+  chat::route_library_log();
 
   static const char* const names[] = {"alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi",
                                       "ivan", "judy", "mallory", "niaj", "olivia", "peggy", "rupert", "sybil"};

@@ -479,7 +479,6 @@ tcp::endpoint server::start() {
     throw std::invalid_argument(
         "chat server: limits must be positive, and max_outbound_buffer at least twice max_message_size");
   auto cfg = std::make_shared<record::server_config>();
-  cfg->kem = st.options.kem;
   cfg->static_key = st.options.key;
   cfg->limits.max_record_size = 16 * 1024;
   cfg->limits.max_buffered_plaintext = st.options.limits.max_inbound_buffer;

@@ -7,6 +7,8 @@
 #include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
 
+#include "log_bridge.hpp"
+
 #include <csignal>
 #include <cstdio>
 #include <iostream>
@@ -68,6 +70,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     spdlog::set_level(spdlog::level::from_str(level));
+    chat::route_library_log();
     auto [kem, key] = chat::read_private_key(key_file);
     lim.handshake_timeout = std::chrono::milliseconds(handshake_ms);
     lim.idle_timeout = std::chrono::milliseconds(idle_ms);

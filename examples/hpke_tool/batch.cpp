@@ -149,7 +149,7 @@ json::value do_seal(const json::value& req) {
   json::array cts, exported;
   for (std::size_t i = 0; i < pts.size(); ++i) {
     bytes ct(pts[i].size() + setup.context.tag_size());
-    const std::size_t n = unwrap(setup.context.seal(ct, aads[i], pts[i]));
+    const std::size_t n = unwrap(setup.context.seal(ct, pts[i], associated_data(aads[i])));
     ct.resize(n);
     cts.push_back(hex_value(ct));
   }
@@ -179,7 +179,7 @@ json::value do_open(const json::value& req) {
   json::array pts, exported;
   for (std::size_t i = 0; i < cts.size(); ++i) {
     bytes pt(cts[i].size());
-    auto n = ctx.open(pt, aads[i], cts[i]);
+    auto n = ctx.open(pt, cts[i], associated_data(aads[i]));
     if (!n) {
       json::value r = error_response(n.error());
       auto& o = std::get<json::object>(r.v);
@@ -217,6 +217,7 @@ std::string_view errc_name(std::error_code ec) {
     case hpke_errc::export_too_long: return "export_too_long";
     case hpke_errc::invalid_length: return "invalid_length";
     case hpke_errc::rng_failure: return "rng_failure";
+    case hpke_errc::kem_mismatch: return "kem_mismatch";
   }
   return "error";
 }

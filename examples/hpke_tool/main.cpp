@@ -214,7 +214,7 @@ int main(int argc, char** argv) {
                          "setup");
       bytes out(setup.enc.size() + pt.size() + setup.context.tag_size());
       std::copy(setup.enc.bytes().begin(), setup.enc.bytes().end(), out.begin());
-      static_cast<void>(check(setup.context.seal(std::span(out).subspan(setup.enc.size()), aad, pt), "seal"));
+      static_cast<void>(check(setup.context.seal(std::span(out).subspan(setup.enc.size()), pt, sealwire::associated_data(aad)), "seal"));
       write_output(seal_opts.out, out);
       return 0;
     }
@@ -233,7 +233,7 @@ int main(int argc, char** argv) {
                                               .psk_id = psk_id, .sender_key = pkS ? &*pkS : nullptr}),
                        "setup");
       bytes pt(in.size() - sizes.enc);
-      const std::size_t n = check(ctx.open(pt, aad, std::span(in).subspan(sizes.enc)), "open");
+      const std::size_t n = check(ctx.open(pt, std::span(in).subspan(sizes.enc), sealwire::associated_data(aad)), "open");
       write_output(open_opts.out, std::span(pt).first(n));
       return 0;
     }

@@ -26,8 +26,21 @@ class hpke_category_impl final : public std::error_category {
       case hpke_errc::export_too_long: return "export length too large";
       case hpke_errc::invalid_length: return "invalid length";
       case hpke_errc::rng_failure: return "random number generator failure";
+      case hpke_errc::kem_mismatch: return "the key belongs to another KEM than the suite's";
     }
     return "unknown sealwire.hpke error " + std::to_string(ev);
+  }
+  std::error_condition default_error_condition(int ev) const noexcept override {
+    switch (static_cast<hpke_errc>(ev)) {
+      case hpke_errc::open_failed: return condition::authentication_failed;
+      case hpke_errc::invalid_public_key:
+      case hpke_errc::invalid_private_key:
+      case hpke_errc::invalid_encapsulation:
+      case hpke_errc::kem_mismatch: return condition::invalid_key;
+      case hpke_errc::message_limit_reached:
+      case hpke_errc::export_too_long: return condition::limit_reached;
+      default: return {ev, *this};
+    }
   }
 };
 

@@ -2,10 +2,11 @@
 // The sans-IO record connection: handshake state machine (docs/protocol.md 4)
 // and record protection (docs/protocol.md 3).
 #include <sealwire/crypto/ct.hpp>
+#include <sealwire/hpke/context.hpp>
 #include <sealwire/record/connection.hpp>
-#include <sealwire/record/log.hpp>
 
 #include "detail/kdf.hpp"
+#include "detail/log.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -65,7 +66,6 @@ void finished_mac(const handshake_state& hs, std::string_view label, bytes_view 
 namespace {
 
 using detail::bytes_view;
-using detail::text;
 
 constexpr std::uint8_t type_handshake = 1;
 constexpr std::uint8_t type_application_data = 2;
@@ -109,7 +109,7 @@ bool known_kdf(hpke::kdf_id k) noexcept {
 
 bool known_kem(hpke::kem_id k) noexcept { return k == hpke::kem_id::x25519 || k == hpke::kem_id::x448; }
 
-const char* aead_name(record_aead a) noexcept { return crypto::properties(algorithm_of(a)).name.data(); }
+std::string_view aead_name(record_aead a) noexcept { return crypto::properties(algorithm_of(a)).name; }
 
 const char* role_name(role r) noexcept { return r == role::client ? "client" : "server"; }
 
@@ -121,18 +121,30 @@ void put_header(std::uint8_t* h, std::uint8_t type, std::size_t len) noexcept {
 }
 
 result<void> check_limits(const limits& l) noexcept {
-  if (l.max_record_size == 0 || l.max_record_size > max_record_size_ceiling) return record_errc::invalid_config;
-  if (l.max_handshake_size < 256 || l.max_handshake_size > (std::size_t{1} << 16)) return record_errc::invalid_config;
+  if (l.max_record_size == 0 || l.max_record_size > max_record_size_ceiling) return record_errc::invalid_limit;
+  if (l.max_handshake_size < 256 || l.max_handshake_size > (std::size_t{1} << 16)) return record_errc::invalid_limit;
   if (l.max_buffered_plaintext > (std::size_t{1} << 30) || l.max_send_buffer > (std::size_t{1} << 30))
-    return record_errc::invalid_config;
-  if (l.pad_to > l.max_record_size + 1) return record_errc::invalid_config;
+    return record_errc::invalid_limit;
+  if (l.pad_to > l.max_record_size + 1) return record_errc::invalid_limit;
   return {};
 }
 
-// direction keys from a traffic secret (docs/protocol.md 3.3).
+// check_aeads: a non-empty list of at most max_list AEADs the protocol has.
+result<void> check_aeads(const std::vector<record_aead>& aeads) noexcept {
+  if (aeads.empty() || aeads.size() > max_list) return record_errc::invalid_algorithm_list;
+  for (record_aead a : aeads)
+    if (!known_aead(static_cast<unsigned>(a))) return record_errc::unsupported_algorithm;
+  return {};
+}
+
+// direction keys from a traffic secret (docs/protocol.md 3.3). The key is
+// set up once here (AES round keys and GHASH powers, or the ChaCha key) for
+// every record until the next update.
 void derive_keys(detail::direction_keys& d) noexcept {
   const bytes_view secret = d.secret.span().first(d.nh);
-  detail::expand_label(d.kdf, d.key.span().first(d.key_size), secret, "key", {});
+  crypto::secret_array<32> key;
+  detail::expand_label(d.kdf, key.span().first(d.key_size), secret, "key", {});
+  static_cast<void>(d.key.init(d.alg, key.span().first(d.key_size)));  // sizes from the AEAD's own properties
   detail::expand_label(d.kdf, d.iv.span().first(d.nonce_size), secret, "iv", {});
   d.seq = 0;
 }
@@ -224,7 +236,7 @@ std::error_code connection::error() const noexcept { return failed(); }
 std::error_code connection::set_failure(record_errc e) noexcept {
   int expected = 0;
   if (failure_.compare_exchange_strong(expected, static_cast<int>(e), std::memory_order_acq_rel))
-    logger()->debug("sealwire.record {}: connection failed: {}", role_name(role_), make_error_code(e).message());
+    detail::log(log_level::debug, role_name(role_), ": connection failed: ", make_error_code(e).message());
   return failed();
 }
 
@@ -248,13 +260,13 @@ void connection::wipe_receive_state() noexcept {
 // ---- creation and handshake ----------------------------------------------------
 
 result<connection> connection::client(std::shared_ptr<const client_config> cfg) noexcept {
-  if (!cfg || !known_kem(cfg->kem) || !known_kdf(cfg->kdf) || cfg->aeads.empty() || cfg->aeads.size() > max_list)
-    return record_errc::invalid_config;
-  for (record_aead a : cfg->aeads)
-    if (!known_aead(static_cast<unsigned>(a))) return record_errc::invalid_config;
-  auto sizes = hpke::kem_info(cfg->kem);
-  if (!sizes || cfg->server_key.size() != sizes->public_key) return record_errc::invalid_config;
-  if (cfg->client_key && cfg->client_key->size() != sizes->private_key) return record_errc::invalid_config;
+  if (!cfg || cfg->server_key.empty()) return record_errc::missing_key;
+  const hpke::kem_id kem = cfg->server_key.kem();
+  if (!known_kem(kem) || !known_kdf(cfg->kdf)) return record_errc::unsupported_algorithm;
+  if (cfg->client_key && cfg->client_key->kem() != kem) return record_errc::kem_mismatch;
+  if (auto ok = check_aeads(cfg->aeads); !ok) return ok.error();
+  auto sizes = hpke::kem_info(kem);
+  if (!sizes) return record_errc::unsupported_algorithm;
   if (auto ok = check_limits(cfg->limits); !ok) return ok.error();
 
   connection c;
@@ -268,21 +280,21 @@ result<connection> connection::client(std::shared_ptr<const client_config> cfg) 
     return std::make_error_code(std::errc::not_enough_memory);
   }
   hs->at = detail::stage::client_wait_server_hello;
-  hs->suite = {cfg->kem, cfg->kdf, hpke::aead_id::export_only};
+  hs->suite = {kem, cfg->kdf, hpke::aead_id::export_only};
   hs->sizes = *sizes;
   hs->nh = detail::hash_size(cfg->kdf);
 
-  auto eph = hpke::generate_key_pair(cfg->kem);
+  auto eph = hpke::generate_key_pair(kem);
   if (!eph) return eph.error();
   hpke::sender_options so;
-  so.info = text(info_static);
+  so.info = bytes_of(info_static);
   if (cfg->client_key) {
     so.mode = hpke::mode::auth;
     so.sender_key = cfg->client_key.get();
   }
   auto s1 = hpke::setup_sender(hs->suite, cfg->server_key, so);
   if (!s1) return s1.error();
-  if (auto ok = s1->context.export_secret(hs->ss1.span().first(hs->nh), text(export_ss1)); !ok) return ok.error();
+  if (auto ok = s1->context.export_secret(hs->ss1.span().first(hs->nh), bytes_of(export_ss1)); !ok) return ok.error();
 
   std::vector<std::uint8_t> ch;
   try {
@@ -291,7 +303,7 @@ result<connection> connection::client(std::shared_ptr<const client_config> cfg) 
     w.u8(msg_client_hello);
     w.u8(1);
     w.u16(protocol_version);
-    w.u16(static_cast<unsigned>(cfg->kem));
+    w.u16(static_cast<unsigned>(kem));
     w.u16(static_cast<unsigned>(cfg->kdf));
     w.u8(static_cast<unsigned>(cfg->aeads.size()));
     for (record_aead a : cfg->aeads) w.u16(static_cast<unsigned>(a));
@@ -302,7 +314,7 @@ result<connection> connection::client(std::shared_ptr<const client_config> cfg) 
   } catch (const std::bad_alloc&) {
     return std::make_error_code(std::errc::not_enough_memory);
   }
-  if (ch.size() > c.limits_.max_handshake_size) return record_errc::invalid_config;
+  if (ch.size() > c.limits_.max_handshake_size) return record_errc::invalid_limit;
   hs->th.update(ch);
   hs->eph = std::move(eph->priv);
   c.hs_ = std::move(hs);
@@ -312,14 +324,15 @@ result<connection> connection::client(std::shared_ptr<const client_config> cfg) 
 }
 
 result<connection> connection::server(std::shared_ptr<const server_config> cfg) noexcept {
-  if (!cfg || !known_kem(cfg->kem) || !cfg->static_key || cfg->kdfs.empty() || cfg->aeads.empty())
-    return record_errc::invalid_config;
+  if (!cfg || !cfg->static_key || cfg->static_key->empty()) return record_errc::missing_key;
+  const hpke::kem_id kem = cfg->static_key->kem();
+  if (!known_kem(kem)) return record_errc::unsupported_algorithm;
+  if (cfg->kdfs.empty() || cfg->kdfs.size() > max_list) return record_errc::invalid_algorithm_list;
   for (hpke::kdf_id k : cfg->kdfs)
-    if (!known_kdf(k)) return record_errc::invalid_config;
-  for (record_aead a : cfg->aeads)
-    if (!known_aead(static_cast<unsigned>(a))) return record_errc::invalid_config;
-  auto sizes = hpke::kem_info(cfg->kem);
-  if (!sizes || cfg->static_key->size() != sizes->private_key) return record_errc::invalid_config;
+    if (!known_kdf(k)) return record_errc::unsupported_algorithm;
+  if (auto ok = check_aeads(cfg->aeads); !ok) return ok.error();
+  auto sizes = hpke::kem_info(kem);
+  if (!sizes) return record_errc::unsupported_algorithm;
   if (auto ok = check_limits(cfg->limits); !ok) return ok.error();
 
   connection c;
@@ -398,11 +411,11 @@ result<void> connection::client_on_server_hello(bytes_view msg) noexcept {
   hs.th.update(msg);
 
   hpke::recipient_options ro;
-  ro.info = text(info_ephemeral);
+  ro.info = bytes_of(info_ephemeral);
   auto ctx2 = hpke::setup_recipient(hs.suite, enc2, hs.eph, ro);
   if (!ctx2) return fail(record_errc::handshake_failed);
   crypto::secret_array<64> ss2;
-  if (!ctx2->export_secret(ss2.span().first(hs.nh), text(export_ss2))) return fail(record_errc::handshake_failed);
+  if (!ctx2->export_secret(ss2.span().first(hs.nh), bytes_of(export_ss2))) return fail(record_errc::handshake_failed);
   hs.eph = hpke::private_key{};  // the ephemeral key's job is done
   detail::extract(hs.suite.kdf, hs.hs.span(), ss2.span().first(hs.nh), hs.ss1.span().first(hs.nh));
 
@@ -437,9 +450,9 @@ result<void> connection::client_on_server_finished(bytes_view msg) noexcept {
   put_handshake_message(bytes_view(cf, 1 + hs.nh));
 
   install_traffic_keys(th);
-  logger()->debug("sealwire.record client: handshake complete, version {}, {}, KDF 0x{:04x}{}", protocol_version,
-                  aead_name(aead_), static_cast<unsigned>(hs.suite.kdf),
-                  client_cfg_->client_key ? ", client authenticated" : "");
+  detail::log(log_level::debug, "client: handshake complete, version ", detail::hex16{protocol_version}, ", ",
+              aead_name(aead_), ", ", hpke::to_string(hs.suite.kdf),
+              client_cfg_->client_key ? ", client authenticated" : "");
   hs_.reset();
   peer_finished_ = true;
   established_ = true;
@@ -471,7 +484,7 @@ result<void> connection::server_on_client_hello(bytes_view msg) noexcept {
   const bytes_view cs = (flags & 1) ? r.vec16() : bytes_view{};
   if (!r.done() || (flags & ~1u) != 0) return fail(record_errc::bad_handshake_message);
   if (!version_ok) return fail(record_errc::unsupported_version);
-  if (kem != cfg.kem || std::find(cfg.kdfs.begin(), cfg.kdfs.end(), kdf) == cfg.kdfs.end() || !chosen)
+  if (kem != cfg.static_key->kem() || std::find(cfg.kdfs.begin(), cfg.kdfs.end(), kdf) == cfg.kdfs.end() || !chosen)
     return fail(record_errc::no_common_suite);
   const hpke::kem_sizes sizes = hs_->sizes;
   if (enc1.size() != sizes.enc || eph.size() != sizes.public_key || ((flags & 1) && cs.size() != sizes.public_key))
@@ -485,7 +498,7 @@ result<void> connection::server_on_client_hello(bytes_view msg) noexcept {
       accepted = false;
     }
     if (!accepted) {
-      logger()->debug("sealwire.record server: client key refused by policy");
+      detail::log(log_level::debug, "server: client key refused by policy");
       return fail(record_errc::handshake_failed);
     }
   }
@@ -505,7 +518,7 @@ result<void> connection::server_on_client_hello(bytes_view msg) noexcept {
 
   // ss1: decapsulate the client's encapsulation to our static key.
   hpke::recipient_options ro;
-  ro.info = text(info_static);
+  ro.info = bytes_of(info_static);
   hpke::public_key client_static;
   if (flags & 1) {
     auto pk = hpke::public_key::from(kem, cs);
@@ -516,17 +529,17 @@ result<void> connection::server_on_client_hello(bytes_view msg) noexcept {
   }
   auto ctx1 = hpke::setup_recipient(hs.suite, enc1, *cfg.static_key, ro);
   if (!ctx1) return fail(record_errc::handshake_failed);
-  if (!ctx1->export_secret(hs.ss1.span().first(hs.nh), text(export_ss1))) return fail(record_errc::handshake_failed);
+  if (!ctx1->export_secret(hs.ss1.span().first(hs.nh), bytes_of(export_ss1))) return fail(record_errc::handshake_failed);
 
   // ss2: encapsulate to the client's ephemeral key.
   auto eph_pk = hpke::public_key::from(kem, eph);
   if (!eph_pk) return fail(record_errc::bad_handshake_message);
   hpke::sender_options so;
-  so.info = text(info_ephemeral);
+  so.info = bytes_of(info_ephemeral);
   auto s2 = hpke::setup_sender(hs.suite, *eph_pk, so);
   if (!s2) return fail(record_errc::handshake_failed);
   crypto::secret_array<64> ss2;
-  if (!s2->context.export_secret(ss2.span().first(hs.nh), text(export_ss2))) return fail(record_errc::handshake_failed);
+  if (!s2->context.export_secret(ss2.span().first(hs.nh), bytes_of(export_ss2))) return fail(record_errc::handshake_failed);
   detail::extract(kdf, hs.hs.span(), ss2.span().first(hs.nh), hs.ss1.span().first(hs.nh));
 
   std::uint8_t sh[7 + hpke::max_public_key_size];
@@ -569,9 +582,9 @@ result<void> connection::server_on_client_finished(bytes_view msg) noexcept {
   if (auto ok = check_finished(msg, msg_client_finished, record_errc::handshake_failed); !ok) return ok;
   detail::handshake_state& hs = *hs_;
   peer_key_ = std::move(hs.client_key);
-  logger()->debug("sealwire.record server: handshake complete, version {}, {}, KDF 0x{:04x}{}", protocol_version,
-                  aead_name(aead_), static_cast<unsigned>(hs.suite.kdf),
-                  peer_key_.empty() ? "" : ", client authenticated");
+  detail::log(log_level::debug, "server: handshake complete, version ", detail::hex16{protocol_version}, ", ",
+              aead_name(aead_), ", ", hpke::to_string(hs.suite.kdf),
+              peer_key_.empty() ? "" : ", client authenticated");
   hs_.reset();
   peer_finished_ = true;
   established_ = true;
@@ -618,7 +631,7 @@ result<bool> connection::start_protected_record() noexcept {
   if (rx_.seq == std::numeric_limits<std::uint64_t>::max()) return fail(record_errc::sequence_exhausted);
   std::uint8_t nonce[24];
   make_nonce(rx_, nonce);
-  const auto ok = opener_.init(rx_.alg, rx_.key.span().first(rx_.key_size), bytes_view(nonce, rx_.nonce_size));
+  const auto ok = opener_.init(rx_.key, bytes_view(nonce, rx_.nonce_size));
   crypto::ct::wipe(nonce, sizeof nonce);
   if (!ok) return fail(record_errc::bad_state);
   opener_.aad(header_);
@@ -660,10 +673,10 @@ result<void> connection::finish_protected_record() noexcept {
   if (type == type_key_update) {
     if (++empty_run_ > limits_.max_empty_records) return fail(record_errc::too_many_empty_records);
     ratchet(rx_);
-    logger()->debug("sealwire.record {}: peer updated its keys", role_name(role_));
+    detail::log(log_level::debug, role_name(role_), ": peer updated its keys");
   } else {
     peer_closed_ = true;
-    logger()->debug("sealwire.record {}: peer closed", role_name(role_));
+    detail::log(log_level::debug, role_name(role_), ": peer closed");
   }
   return {};
 }
@@ -784,7 +797,7 @@ result<std::size_t> connection::seal_record(std::uint8_t* out, std::uint8_t type
   std::uint8_t nonce[24];
   make_nonce(tx_, nonce);
   crypto::aead_sealer sealer;
-  const auto ok = sealer.init(tx_.alg, tx_.key.span().first(tx_.key_size), bytes_view(nonce, tx_.nonce_size));
+  const auto ok = sealer.init(tx_.key, bytes_view(nonce, tx_.nonce_size));
   crypto::ct::wipe(nonce, sizeof nonce);
   if (!ok) return set_failure(record_errc::bad_state);
   sealer.aad(bytes_view(out, record_header_size));
@@ -862,7 +875,7 @@ result<seal_result> connection::seal_records(std::uint8_t* out, std::size_t room
       ratchet(tx_);
       res.written += *w;
       room -= *w;
-      logger()->debug("sealwire.record {}: automatic key update", role_name(role_));
+      detail::log(log_level::debug, role_name(role_), ": automatic key update");
     }
     auto w = seal_record(out + res.written, type_application_data, data, res.consumed, content);
     if (!w) return w.error();
@@ -917,15 +930,37 @@ result<void> connection::seal_control(std::uint8_t type) noexcept {
 result<void> connection::close() noexcept {
   if (auto ok = seal_control(type_close); !ok) return ok;
   closed_ = true;
-  logger()->debug("sealwire.record {}: close sent", role_name(role_));
+  detail::log(log_level::debug, role_name(role_), ": close sent");
   return {};
 }
 
 result<void> connection::update_keys() noexcept {
   if (auto ok = seal_control(type_key_update); !ok) return ok;
   ratchet(tx_);
-  logger()->debug("sealwire.record {}: key update sent", role_name(role_));
+  detail::log(log_level::debug, role_name(role_), ": key update sent");
   return {};
 }
 
+namespace {
+
+constexpr naming::entry<record_aead> record_aead_names[] = {
+    {record_aead::aes128_gcm, "aes128gcm"},
+    {record_aead::aes256_gcm, "aes256gcm"},
+    {record_aead::chacha20_poly1305, "chacha20poly1305"},
+    {record_aead::xchacha20_poly1305, "xchacha20poly1305"},
+};
+
+}  // namespace
+
+std::string_view to_string(record_aead a) noexcept { return naming::name_of(a, record_aead_names); }
+
 }  // namespace sealwire::record
+
+namespace sealwire {
+
+template <>
+result<record::record_aead> parse<record::record_aead>(std::string_view text) noexcept {
+  return naming::parse_in(text, record::record_aead_names, true);
+}
+
+}  // namespace sealwire

@@ -23,14 +23,29 @@ class record_category_impl final : public std::error_category {
       case record_errc::server_key_mismatch: return "server key does not match the pinned key";
       case record_errc::client_auth_required: return "client authentication required";
       case record_errc::too_many_empty_records: return "too many consecutive empty records";
-      case record_errc::input_limit_exceeded: return "buffered input limit exceeded";
       case record_errc::sequence_exhausted: return "sequence number exhausted";
       case record_errc::closed: return "connection closed";
       case record_errc::bad_state: return "operation not valid in this state";
-      case record_errc::invalid_config: return "invalid record-layer configuration";
       case record_errc::send_buffer_full: return "send buffer full";
+      case record_errc::missing_key: return "configuration lacks a key (the pinned server key, or the server's static key)";
+      case record_errc::kem_mismatch: return "configuration keys belong to different KEMs";
+      case record_errc::unsupported_algorithm: return "configuration names an algorithm the record protocol does not offer";
+      case record_errc::invalid_algorithm_list: return "configuration algorithm list is empty or longer than 16";
+      case record_errc::invalid_limit: return "configuration limit out of range";
     }
     return "unknown sealwire.record error " + std::to_string(ev);
+  }
+  std::error_condition default_error_condition(int ev) const noexcept override {
+    switch (static_cast<record_errc>(ev)) {
+      case record_errc::bad_record_mac:
+      case record_errc::server_key_mismatch: return condition::authentication_failed;
+      case record_errc::missing_key:
+      case record_errc::kem_mismatch: return condition::invalid_key;
+      case record_errc::record_too_large:
+      case record_errc::too_many_empty_records:
+      case record_errc::sequence_exhausted: return condition::limit_reached;
+      default: return {ev, *this};
+    }
   }
 };
 

@@ -184,7 +184,7 @@ TEST(AeadParameters, ErrorsBeforeAnythingIsWritten) {
             crypto_errc::invalid_nonce);
   EXPECT_EQ(crypto::aead_seal(aead_algorithm::chacha20_poly1305, std::span(out).first(25), pt, {}, nonce, key).error(),
             crypto_errc::buffer_too_small);
-  EXPECT_EQ(crypto::aead_seal(aead_algorithm::xsalsa20_poly1305, out, pt, bytes(1, 0), bytes(24, 0), key).error(),
+  EXPECT_EQ(crypto::aead_seal(aead_algorithm::xsalsa20_poly1305, out, pt, associated_data(bytes(1, 0)), bytes(24, 0), key).error(),
             crypto_errc::invalid_argument);
   EXPECT_EQ(out, bytes(26, 0xee));
   EXPECT_EQ(crypto::aead_open(aead_algorithm::chacha20_poly1305, out, bytes(15, 0), {}, nonce, key).error(),

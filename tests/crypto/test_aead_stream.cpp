@@ -3,6 +3,7 @@
 // in-place operation, bit flips, buffer errors, failure states and misuse.
 #include <sealwire/crypto/aead.hpp>
 
+#include "detail/aead_core.hpp"
 #include "vectors.hpp"
 
 #include <functional>
@@ -10,8 +11,8 @@
 namespace sealwire::crypto::detail {
 // Test hook: move an opener or sealer close to its message limit.
 struct aead_test_access {
-  static void set_text_len(aead_opener& o, std::uint64_t n) { o.core_.text_len = n; }
-  static void set_text_len(aead_sealer& s, std::uint64_t n) { s.core_.text_len = n; }
+  static void set_text_len(aead_opener& o, std::uint64_t n) { o.st().core.text_len = n; }
+  static void set_text_len(aead_sealer& s, std::uint64_t n) { s.core().text_len = n; }
 };
 }  // namespace sealwire::crypto::detail
 
@@ -47,7 +48,7 @@ struct sealed {
 
 sealed reference(const setup& s, const bytes& pt) {
   sealed r{bytes(pt.size()), bytes(16)};
-  EXPECT_TRUE(crypto::aead_seal_detached(s.alg, r.ct, std::span<std::uint8_t, 16>(r.tag.data(), 16), pt, s.aad,
+  EXPECT_TRUE(crypto::aead_seal_detached(s.alg, r.ct, std::span<std::uint8_t, 16>(r.tag.data(), 16), pt, associated_data(s.aad),
                                          s.nonce, s.key));
   return r;
 }
@@ -218,9 +219,9 @@ TEST_P(AeadStream, InPlaceEverywhere) {
       const bool tag_first = crypto::properties(alg).tag_first;
       bytes buf(len + 16);
       std::copy(pt.begin(), pt.end(), buf.begin() + (tag_first ? 16 : 0));
-      const auto sealed_n = crypto::aead_seal(alg, buf, std::span(buf).subspan(tag_first ? 16 : 0, len), s.aad, s.nonce, s.key);
+      const auto sealed_n = crypto::aead_seal(alg, buf, std::span(buf).subspan(tag_first ? 16 : 0, len), associated_data(s.aad), s.nonce, s.key);
       ASSERT_TRUE(sealed_n);
-      const auto opened_n = crypto::aead_open(alg, std::span(buf).subspan(tag_first ? 16 : 0, len), buf, s.aad, s.nonce, s.key);
+      const auto opened_n = crypto::aead_open(alg, std::span(buf).subspan(tag_first ? 16 : 0, len), buf, associated_data(s.aad), s.nonce, s.key);
       ASSERT_TRUE(opened_n);
       ASSERT_EQ(bytes(buf.begin() + (tag_first ? 16 : 0), buf.begin() + (tag_first ? 16 : 0) + static_cast<long>(len)), pt);
     }
@@ -235,11 +236,11 @@ TEST_P(AeadStream, EveryBitFlipIsRejectedAndReleasesNothing) {
     const sealed want = reference(s, pt);
     const bool tag_first = crypto::properties(alg).tag_first;
     bytes attached(pt.size() + 16);
-    ASSERT_TRUE(crypto::aead_seal(alg, attached, pt, s.aad, s.nonce, s.key));
+    ASSERT_TRUE(crypto::aead_seal(alg, attached, pt, associated_data(s.aad), s.nonce, s.key));
 
     auto expect_rejected = [&](const bytes& input, const bytes& aad, const char* what, std::size_t bit) {
       bytes out(pt.size(), 0xcc);
-      const auto r = crypto::aead_open(alg, out, input, aad, s.nonce, s.key);
+      const auto r = crypto::aead_open(alg, out, input, associated_data(aad), s.nonce, s.key);
       ASSERT_EQ(r.error(), crypto_errc::authentication_failed) << what << " bit " << bit;
       // The output the text would have occupied is wiped; nothing else is touched.
       const std::size_t n = input.size() - 16;
@@ -271,7 +272,7 @@ TEST_P(AeadStream, EveryBitFlipIsRejectedAndReleasesNothing) {
     bytes longer = attached;
     longer.push_back(0);
     bytes out(longer.size());
-    EXPECT_EQ(crypto::aead_open(alg, out, longer, s.aad, s.nonce, s.key).error(), crypto_errc::authentication_failed);
+    EXPECT_EQ(crypto::aead_open(alg, out, longer, associated_data(s.aad), s.nonce, s.key).error(), crypto_errc::authentication_failed);
   }
 }
 

@@ -38,14 +38,14 @@ const EVP_CIPHER* evp_gcm(const bytes& key) { return key.size() == 16 ? EVP_aes_
 
 result<test::sealed_message> seal_any_iv(const bytes& key, const bytes& iv, const bytes& aad, const bytes& pt) {
   test::sealed_message s{bytes(pt.size()), bytes(16)};
-  auto r = crypto::aes_gcm_seal_detached(s.ct, std::span<std::uint8_t, 16>(s.tag.data(), 16), pt, aad, iv, key);
+  auto r = crypto::aes_gcm_seal_detached(s.ct, std::span<std::uint8_t, 16>(s.tag.data(), 16), pt, associated_data(aad), iv, key);
   if (!r) return r.error();
   return s;
 }
 
 result<bytes> open_any_iv(const bytes& key, const bytes& iv, const bytes& aad, const bytes& ct, const bytes& tag) {
   bytes pt(ct.size());
-  auto r = crypto::aes_gcm_open_detached(pt, ct, tag, aad, iv, key);
+  auto r = crypto::aes_gcm_open_detached(pt, ct, tag, associated_data(aad), iv, key);
   if (!r) return r.error();
   return pt;
 }
@@ -491,7 +491,7 @@ TEST_P(AesGcm, AgainstOpenSSL) {
       ASSERT_EQ(opened, pt);
     }
     bytes one_shot(pt.size() + 16);
-    const auto r = crypto::aead_open(alg, one_shot, stream, aad, nonce, key);
+    const auto r = crypto::aead_open(alg, one_shot, stream, associated_data(aad), nonce, key);
     ASSERT_EQ(static_cast<bool>(r), !tamper) << i;
     if (tamper) {
       ASSERT_EQ(one_shot, bytes(pt.size() + 16, 0)) << "a failed open releases nothing";

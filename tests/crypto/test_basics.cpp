@@ -51,13 +51,53 @@ TEST(Result, EveryCryptoErrorHasAMessage) {
 
 using ResultDeathTest = ::testing::Test;
 
-TEST_F(ResultDeathTest, ValueOfErrorIsContractFailure) {
+TEST(Result, ValueOfErrorThrowsSystemErrorWithTheCode) {
+  result<int> bad = crypto_errc::invalid_key;
+  try {
+    (void)bad.value();
+    ADD_FAILURE() << "value() of an error returned";
+  } catch (const std::system_error& e) {
+    EXPECT_EQ(e.code(), crypto_errc::invalid_key);
+    EXPECT_NE(dynamic_cast<const bad_result_access*>(&e), nullptr);
+  }
+  EXPECT_THROW((void)std::move(bad).value(), bad_result_access);
+  const result<int>& cref = bad;
+  EXPECT_THROW((void)cref.value(), bad_result_access);
+  result<void> v = crypto_errc::rng_failure;
+  EXPECT_THROW(v.value(), bad_result_access);
+  result<void> fine;
+  EXPECT_NO_THROW(fine.value());
+}
+
+TEST(Result, ValueOrAndError) {
+  result<int> ok = 7, bad = crypto_errc::invalid_key;
+  EXPECT_EQ(ok.value_or(1), 7);
+  EXPECT_EQ(bad.value_or(1), 1);
+  EXPECT_EQ(ok.error(), std::error_code{});
+  EXPECT_EQ(bad.error(), crypto_errc::invalid_key);
+  result<std::unique_ptr<int>> moved = crypto_errc::invalid_key;
+  EXPECT_EQ(std::move(moved).value_or(nullptr), nullptr);
+}
+
+TEST_F(ResultDeathTest, DereferencingAnErrorIsContractFailure) {
   EXPECT_DEATH(
       {
         result<int> bad = crypto_errc::invalid_key;
-        (void)bad.value();
+        (void)*bad;
       },
       "contract violated");
+}
+
+TEST(ErrorConditions, AuthenticationFailuresOfEveryLayerCompareEqual) {
+  const std::error_code auth = crypto_errc::authentication_failed;
+  EXPECT_EQ(auth, condition::authentication_failed);
+  EXPECT_NE(std::error_code(crypto_errc::invalid_key), condition::authentication_failed);
+  EXPECT_EQ(std::error_code(crypto_errc::invalid_key), condition::invalid_key);
+  EXPECT_EQ(std::error_code(crypto_errc::invalid_public_key), condition::invalid_key);
+  EXPECT_EQ(std::error_code(crypto_errc::message_too_long), condition::limit_reached);
+  EXPECT_NE(std::error_code(crypto_errc::rng_failure), condition::limit_reached);
+  EXPECT_EQ(std::error_condition(condition::authentication_failed).message(), "authentication failed");
+  EXPECT_STREQ(condition_category().name(), "sealwire");
 }
 
 TEST_F(ResultDeathTest, ErrorResultWithoutErrorIsContractFailure) {
@@ -198,8 +238,8 @@ TEST(Hex, TestHelperIgnoresSpacesAndRejectsGarbage) {
 TEST(Random, FillsBuffersOfManySizes) {
   for (std::size_t n : {1u, 16u, 32u, 255u, 256u, 257u, 4096u, 1u << 20}) {
     bytes a(n, 0), b(n, 0);
-    ASSERT_FALSE(crypto::random_bytes(a));
-    ASSERT_FALSE(crypto::random_bytes(b));
+    ASSERT_TRUE(crypto::random_bytes(a));
+    ASSERT_TRUE(crypto::random_bytes(b));
     if (n >= 16) {
       EXPECT_NE(a, b) << n;
       // The tail is written too (getrandom may return short reads).
@@ -208,21 +248,13 @@ TEST(Random, FillsBuffersOfManySizes) {
   }
 }
 
-namespace {
-class failing_source final : public crypto::random_source {
- public:
-  std::error_code fill(std::span<std::uint8_t> out) noexcept override {
-    if (!out.empty()) out[0] = 0x55;  // partially written, then fails
-    return make_error_code(crypto_errc::rng_failure);
-  }
-};
-}  // namespace
+using failing_source = sealwire::test::failing_random;
 
 TEST(Random, InjectedSourceIsUsedAndRestored) {
   sealwire::test::seeded_random det1(42), det2(42);
   auto* prev = crypto::set_random_source(&det1);
   bytes a(64);
-  ASSERT_FALSE(crypto::random_bytes(a));
+  ASSERT_TRUE(crypto::random_bytes(a));
   EXPECT_EQ(a, det2.fill(64));
   EXPECT_EQ(crypto::set_random_source(prev), &det1);
 }
@@ -231,7 +263,7 @@ TEST(Random, FailureZeroesOutput) {
   failing_source bad;
   auto* prev = crypto::set_random_source(&bad);
   bytes a(32, 0xee);
-  EXPECT_EQ(crypto::random_bytes(a), crypto_errc::rng_failure);
+  EXPECT_EQ(crypto::random_bytes(a).error(), crypto_errc::rng_failure);
   EXPECT_TRUE(crypto::ct::is_zero(a));
   crypto::set_random_source(prev);
 }

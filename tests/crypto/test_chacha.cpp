@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // ChaCha (original, IETF, XChaCha) and HChaCha: known answers from RFC 8439
-// and draft-irtf-cfrg-xchacha, the shared vector files, and properties.
+// and draft-irtf-cfrg-xchacha, the vector files in tests/vectors, and properties.
 #include <sealwire/crypto/chacha.hpp>
 
 #include "detail/chacha_core.hpp"

@@ -2,6 +2,7 @@
 // Poly1305: RFC 8439 known answers, the Botan and Crypto++ files, incremental
 // updates at every split, and differential checks with libsodium and OpenSSL.
 #include <sealwire/crypto/chacha.hpp>
+#include <sealwire/crypto/ct.hpp>
 #include <sealwire/crypto/poly1305.hpp>
 
 #include "formats.hpp"

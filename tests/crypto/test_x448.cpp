@@ -52,13 +52,7 @@ std::optional<bytes> openssl_derive(const bytes& priv, const bytes& peer) {
   return test::oracle::evp_raw_derive(EVP_PKEY_X448, priv, peer);
 }
 
-class failing_source final : public crypto::random_source {
- public:
-  std::error_code fill(std::span<std::uint8_t> out) noexcept override {
-    if (!out.empty()) out[0] = 0x55;
-    return make_error_code(crypto_errc::rng_failure);
-  }
-};
+using failing_source = test::failing_random;
 
 // RFC 7748 section 5.2, the iterated test: k and u start as 5; each round
 // sets k = X448(k, u) and u = the old k.

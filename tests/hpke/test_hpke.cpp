@@ -5,6 +5,7 @@
 #include <sealwire/hpke/hpke.hpp>
 
 #include "detail/kem.hpp"
+#include "detail/test_access.hpp"
 #include "vectors.hpp"
 
 #include <cstdio>
@@ -67,11 +68,11 @@ TEST(HpkeVectors, EveryBuiltInSuiteOfTheOfficialFile) {
     std::uint8_t shared[64], shared_r[64];
     public_key enc;
     const bytes ikm_e = f("ikmE");
-    auto n = detail::encapsulate(s.kem, shared, enc, kr->pub, auth ? &ks->priv : nullptr, ikm_e);
+    auto n = hpke::detail::encapsulate(s.kem, shared, enc, kr->pub, auth ? &ks->priv : nullptr, ikm_e);
     ASSERT_TRUE(n);
     EXPECT_EQ(h(enc.bytes()), j["enc"].get<std::string>());
     EXPECT_EQ(h(std::span(shared).first(*n)), j["shared_secret"].get<std::string>());
-    ASSERT_TRUE(detail::decapsulate(s.kem, shared_r, enc.bytes(), kr->priv, auth ? &ks->pub : nullptr));
+    ASSERT_TRUE(hpke::detail::decapsulate(s.kem, shared_r, enc.bytes(), kr->priv, auth ? &ks->pub : nullptr));
     EXPECT_EQ(h(std::span(shared_r).first(*n)), j["shared_secret"].get<std::string>());
 
     // The key schedule through the public setup functions.
@@ -85,11 +86,11 @@ TEST(HpkeVectors, EveryBuiltInSuiteOfTheOfficialFile) {
     ASSERT_TRUE(recipient) << recipient.error().message();
     const std::size_t nh = j["exporter_secret"].get<std::string>().size() / 2;
     for (const context* c : {static_cast<const context*>(&sender->context), static_cast<const context*>(&*recipient)}) {
-      EXPECT_EQ(h(detail::context_test_access::exporter_secret(*c, nh)), j["exporter_secret"].get<std::string>());
+      EXPECT_EQ(h(hpke::detail::context_test_access::exporter_secret(*c, nh)), j["exporter_secret"].get<std::string>());
       if (s.aead != aead_id::export_only) {
         const std::size_t nk = j["key"].get<std::string>().size() / 2;  // Nk: 16 for AES-128-GCM
-        EXPECT_EQ(h(detail::context_test_access::key(*c, nk)), j["key"].get<std::string>());
-        EXPECT_EQ(h(detail::context_test_access::base_nonce(*c)), j["base_nonce"].get<std::string>());
+        EXPECT_EQ(h(hpke::detail::context_test_access::key(*c, nk)), j["key"].get<std::string>());
+        EXPECT_EQ(h(hpke::detail::context_test_access::base_nonce(*c)), j["base_nonce"].get<std::string>());
       }
     }
 
@@ -103,16 +104,16 @@ TEST(HpkeVectors, EveryBuiltInSuiteOfTheOfficialFile) {
       const bytes aad = hex(e["aad"].get<std::string>()), pt = hex(e["pt"].get<std::string>());
       const bytes ct = hex(e["ct"].get<std::string>());
       bytes out(pt.size() + 16);
-      auto sealed = sender->context.seal(out, aad, pt);
+      auto sealed = sender->context.seal(out, pt, associated_data(aad));
       ASSERT_TRUE(sealed) << i;
       ASSERT_EQ(h(std::span(out).first(*sealed)), e["ct"].get<std::string>()) << i;
       bytes back(pt.size());
-      auto opened = recipient->open(back, aad, ct);
+      auto opened = recipient->open(back, ct, associated_data(aad));
       ASSERT_TRUE(opened) << i;
       ASSERT_EQ(back, pt) << i;
       if (i > 0) {
-        detail::context_test_access::set_sequence(*early, static_cast<std::uint64_t>(i - 1), 0);
-        EXPECT_EQ(early->open(back, aad, ct).error(), hpke_errc::open_failed) << i;
+        hpke::detail::context_test_access::set_sequence(*early, static_cast<std::uint64_t>(i - 1), 0);
+        EXPECT_EQ(early->open(back, ct, associated_data(aad)).error(), hpke_errc::open_failed) << i;
         EXPECT_EQ(back, bytes(pt.size(), 0)) << "a failed open leaves no plaintext";
       }
       ++i;
@@ -121,7 +122,7 @@ TEST(HpkeVectors, EveryBuiltInSuiteOfTheOfficialFile) {
     if (s.aead == aead_id::export_only) {
       EXPECT_EQ(i, 0);
       bytes out(32);
-      EXPECT_EQ(sender->context.seal(out, {}, bytes(1)).error(), hpke_errc::export_only);
+      EXPECT_EQ(sender->context.seal(out, bytes(1), {}).error(), hpke_errc::export_only);
     } else {
       EXPECT_EQ(i, 257);
     }
@@ -164,7 +165,7 @@ struct sealed_msg {
 sealed_msg seal_one(const suite& s, const public_key& pkR, const sender_options& o, const bytes& aad, const bytes& pt) {
   sealed_msg m;
   m.ct.resize(pt.size() + 16);
-  auto n = seal(m.ct, m.enc, s, pkR, o, aad, pt);
+  auto n = seal(m.ct, m.enc, s, pkR, o, pt, associated_data(aad));
   EXPECT_TRUE(n) << n.error().message();
   return m;
 }
@@ -183,13 +184,13 @@ TEST(HpkeNegative, TamperedInputsFailToOpen) {
                          .sender_key = a ? &f.s.pub : nullptr};
     const sealed_msg msg = seal_one(x25519_chacha, f.r.pub, so, aad, pt);
     bytes out(pt.size());
-    ASSERT_TRUE(open(out, x25519_chacha, msg.enc.bytes(), f.r.priv, ro, aad, msg.ct));
+    ASSERT_TRUE(open(out, x25519_chacha, msg.enc.bytes(), f.r.priv, ro, msg.ct, associated_data(aad)));
     EXPECT_EQ(out, pt);
 
     auto expect_fail = [&](const recipient_options& o, std::span<const std::uint8_t> enc, const bytes& a2,
                            const bytes& ct, const char* what) {
       bytes o2(pt.size(), 0x55);
-      auto r = open(o2, x25519_chacha, enc, f.r.priv, o, a2, ct);
+      auto r = open(o2, x25519_chacha, enc, f.r.priv, o, ct, associated_data(a2));
       EXPECT_FALSE(r) << what << " in mode " << static_cast<int>(m);
       EXPECT_TRUE(r.error() == hpke_errc::open_failed || r.error() == hpke_errc::zero_shared_secret) << what;
     };
@@ -238,7 +239,7 @@ TEST(HpkeNegative, ModeAndPskInputChecks) {
   const bytes pt(10, 1);
   const sealed_msg msg = seal_one(x25519_chacha, f.r.pub, sender_options{.mode = mode::auth, .info = {}, .psk = {}, .psk_id = {}, .sender_key = &f.s.priv, .ikm_e = {}}, {}, pt);
   bytes out(10);
-  EXPECT_EQ(open(out, x25519_chacha, msg.enc.bytes(), f.r.priv, recipient_options{}, {}, msg.ct).error(),
+  EXPECT_EQ(open(out, x25519_chacha, msg.enc.bytes(), f.r.priv, recipient_options{}, msg.ct, {}).error(),
             hpke_errc::open_failed);
 }
 
@@ -252,10 +253,40 @@ TEST(HpkeNegative, InvalidKeysAndEncapsulations) {
   EXPECT_EQ(setup_sender(x25519_chacha, zero).error(), hpke_errc::zero_shared_secret);
   EXPECT_EQ(setup_recipient(x25519_chacha, bytes(32, 0), f.r.priv).error(), hpke_errc::zero_shared_secret);
   EXPECT_EQ(setup_recipient(x25519_chacha, bytes(31, 5), f.r.priv).error(), hpke_errc::invalid_encapsulation);
-  // A key of the other KEM's size.
+  // A key of another KEM is refused at setup, whatever its size.
   const key_pair big = *derive_key_pair(kem_id::x448, bytes(56, 3));
-  EXPECT_EQ(setup_sender(x25519_chacha, big.pub).error(), hpke_errc::invalid_public_key);
-  EXPECT_EQ(setup_recipient(x25519_chacha, bytes(32, 9), big.priv).error(), hpke_errc::invalid_private_key);
+  EXPECT_EQ(setup_sender(x25519_chacha, big.pub).error(), hpke_errc::kem_mismatch);
+  EXPECT_EQ(setup_recipient(x25519_chacha, bytes(32, 9), big.priv).error(), hpke_errc::kem_mismatch);
+  // Empty keys are invalid keys, not mismatches.
+  EXPECT_EQ(setup_sender(x25519_chacha, public_key{}).error(), hpke_errc::invalid_public_key);
+  EXPECT_EQ(setup_recipient(x25519_chacha, bytes(32, 9), private_key{}).error(), hpke_errc::invalid_private_key);
+}
+
+TEST(HpkeNegative, KeysOfAnotherKemOfTheSameSizeAreRefusedAtSetup) {
+  // An X25519 private key and a P-256 one are both 32 bytes: without keys
+  // that know their KEM, using one with the other's suite passed every size
+  // check and failed later as open_failed.
+  const suite p256_suite{kem_id::p256, kdf_id::hkdf_sha256, aead_id::aes128_gcm};
+  const key_pair x = *derive_key_pair(kem_id::x25519, bytes(32, 7));
+  const key_pair p = *derive_key_pair(kem_id::p256, bytes(32, 7));
+  ASSERT_EQ(x.priv.size(), p.priv.size());
+  auto s = setup_sender(p256_suite, p.pub);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(setup_recipient(p256_suite, s->enc.bytes(), x.priv).error(), hpke_errc::kem_mismatch);
+  EXPECT_EQ(setup_sender(p256_suite, x.pub).error(), hpke_errc::kem_mismatch);
+  // The sender's key in the auth modes is checked the same way.
+  sender_options so;
+  so.mode = mode::auth;
+  so.sender_key = &x.priv;
+  EXPECT_EQ(setup_sender(p256_suite, p.pub, so).error(), hpke_errc::kem_mismatch);
+  recipient_options ro;
+  ro.mode = mode::auth;
+  ro.sender_key = &x.pub;
+  EXPECT_EQ(setup_recipient(p256_suite, s->enc.bytes(), p.priv, ro).error(), hpke_errc::kem_mismatch);
+  // Keys carry their KEM through loading, and it is an invalid-key condition.
+  EXPECT_EQ(public_key::from(kem_id::p256, p.pub.bytes())->kem(), kem_id::p256);
+  EXPECT_EQ(private_key::from(kem_id::x25519, x.priv.bytes())->public_key().kem(), kem_id::x25519);
+  EXPECT_EQ(make_error_code(hpke_errc::kem_mismatch), condition::invalid_key);
 }
 
 TEST(HpkeNegative, UnsupportedSuitesAreNamed) {
@@ -272,29 +303,29 @@ TEST(HpkeNegative, UnsupportedSuitesAreNamed) {
 
 TEST(HpkeNegative, SequenceLimitAndAdvanceOnlyOnSuccess) {
   fixture f;
-  auto s = setup_sender(x448_chacha, *public_key_of(kem_id::x448, derive_key_pair(kem_id::x448, bytes(56, 4))->priv));
+  auto s = setup_sender(x448_chacha, derive_key_pair(kem_id::x448, bytes(56, 4))->priv.public_key());
   ASSERT_TRUE(s);
   // 2^96 - 2 is the last usable sequence number.
-  detail::context_test_access::set_sequence(s->context, ~0ULL - 1, ~0u);
+  hpke::detail::context_test_access::set_sequence(s->context, ~0ULL - 1, ~0u);
   bytes out(20);
-  EXPECT_TRUE(s->context.seal(out, {}, bytes(4, 1)));
-  EXPECT_EQ(s->context.seal(out, {}, bytes(4, 1)).error(), hpke_errc::message_limit_reached);
-  EXPECT_EQ(s->context.seal(out, {}, bytes(4, 1)).error(), hpke_errc::message_limit_reached);
+  EXPECT_TRUE(s->context.seal(out, bytes(4, 1), {}));
+  EXPECT_EQ(s->context.seal(out, bytes(4, 1), {}).error(), hpke_errc::message_limit_reached);
+  EXPECT_EQ(s->context.seal(out, bytes(4, 1), {}).error(), hpke_errc::message_limit_reached);
 
   // A low word that wraps carries into the high word.
   auto kp = derive_key_pair(kem_id::x25519, bytes(32, 5));
   auto s2 = setup_sender(x25519_chacha, kp->pub);
   auto r2 = setup_recipient(x25519_chacha, s2->enc.bytes(), kp->priv);
-  detail::context_test_access::set_sequence(s2->context, ~0ULL, 0);
-  detail::context_test_access::set_sequence(*r2, ~0ULL, 0);
+  hpke::detail::context_test_access::set_sequence(s2->context, ~0ULL, 0);
+  hpke::detail::context_test_access::set_sequence(*r2, ~0ULL, 0);
   bytes ct(20), pt(4);
-  ASSERT_TRUE(s2->context.seal(ct, {}, bytes(4, 2)));
-  ASSERT_TRUE(r2->open(pt, {}, ct));
-  ASSERT_TRUE(s2->context.seal(ct, {}, bytes(4, 3)));  // now at 2^64
+  ASSERT_TRUE(s2->context.seal(ct, bytes(4, 2), {}));
+  ASSERT_TRUE(r2->open(pt, ct, {}));
+  ASSERT_TRUE(s2->context.seal(ct, bytes(4, 3), {}));  // now at 2^64
   bytes bad = ct;
   bad[0] ^= 1;
-  EXPECT_EQ(r2->open(pt, {}, bad).error(), hpke_errc::open_failed);
-  ASSERT_TRUE(r2->open(pt, {}, ct)) << "the failure did not advance the recipient";
+  EXPECT_EQ(r2->open(pt, bad, {}).error(), hpke_errc::open_failed);
+  ASSERT_TRUE(r2->open(pt, ct, {})) << "the failure did not advance the recipient";
   EXPECT_EQ(pt, bytes(4, 3));
 }
 
@@ -313,7 +344,7 @@ TEST(HpkeNegative, ExportLimitsAndExportOnly) {
   ASSERT_TRUE(r->export_secret(b, test::to_bytes("ctx")));
   EXPECT_EQ(a, b);
   bytes out(32);
-  EXPECT_EQ(r->open(out, {}, bytes(32)).error(), hpke_errc::export_only);
+  EXPECT_EQ(r->open(out, bytes(32), {}).error(), hpke_errc::export_only);
 }
 
 TEST(HpkeContexts, MoveWipesTheSource) {
@@ -321,20 +352,20 @@ TEST(HpkeContexts, MoveWipesTheSource) {
   auto s = setup_sender(x25519_chacha, f.r.pub);
   ASSERT_TRUE(s);
   sender_context moved = std::move(s->context);
-  EXPECT_TRUE(crypto::ct::is_zero(detail::context_test_access::key(s->context, 32)));
-  EXPECT_FALSE(crypto::ct::is_zero(detail::context_test_access::key(moved, 32)));
+  EXPECT_TRUE(crypto::ct::is_zero(hpke::detail::context_test_access::key(s->context, 32)));
+  EXPECT_FALSE(crypto::ct::is_zero(hpke::detail::context_test_access::key(moved, 32)));
   bytes out(20);
-  EXPECT_TRUE(moved.seal(out, {}, bytes(4)));
+  EXPECT_TRUE(moved.seal(out, bytes(4), {}));
 }
 
 TEST(HpkeKeys, GeneratedPairsWorkAndDifferWithX448) {
   auto a = generate_key_pair(kem_id::x448), b = generate_key_pair(kem_id::x448);
   ASSERT_TRUE(a && b);
   EXPECT_NE(h(a->pub.bytes()), h(b->pub.bytes()));
-  EXPECT_EQ(h(public_key_of(kem_id::x448, a->priv)->bytes()), h(a->pub.bytes()));
+  EXPECT_EQ(h(a->priv.public_key().bytes()), h(a->pub.bytes()));
   const bytes pt = test::to_bytes("hello x448");
   const sealed_msg msg = seal_one(x448_chacha, a->pub, {}, {}, pt);
   bytes out(pt.size());
-  ASSERT_TRUE(open(out, x448_chacha, msg.enc.bytes(), a->priv, {}, {}, msg.ct));
+  ASSERT_TRUE(open(out, x448_chacha, msg.enc.bytes(), a->priv, {}, msg.ct, {}));
   EXPECT_EQ(out, pt);
 }

@@ -1,17 +1,102 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Installs the build tree into a scratch prefix, then builds and runs a
-# consumer with find_package(sealwire) and with pkg-config.
+# The package test: builds sealwire as shared libraries (hidden visibility,
+# so a public symbol without SEALWIRE_API fails here), installs it into a
+# scratch prefix and checks, for each component alone:
+#   - find_package(sealwire CONFIG REQUIRED COMPONENTS c) with Boost and
+#     spdlog hidden (except for asio, which needs Boost), a consumer that
+#     includes every installed public header of c, links only sealwire::c,
+#     builds with -Wall -Wextra -Werror and runs;
+#   - the same consumer through pkg-config (sealwire-c.pc);
+# then that missing components are reported, that only public headers were
+# installed, that internal symbols stay hidden, and that a consumer using
+# add_subdirectory on the source tree gets the libraries alone.
+# Usage: check.sh SOURCE_DIR WORK_DIR
 set -euo pipefail
-build_dir="$1"; src_dir="$2"; work="$3"
-rm -rf "$work"
-cmake --install "$build_dir" --prefix "$work/prefix" >/dev/null
-cmake -S "$src_dir" -B "$work/consumer" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
-cmake --build "$work/consumer" >/dev/null
-"$work/consumer/consumer"
-PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig" pkg-config --exists sealwire
-flags=$(PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig" pkg-config --cflags --libs sealwire)
-# shellcheck disable=SC2086
-g++ "$src_dir/consumer.cpp" -o "$work/consumer-pc" $flags -Wl,-rpath,"$work/prefix/lib"
-"$work/consumer-pc"
+src="$1"; work="$2"
+here="$src/tests/package"
+jobs="-j$(nproc)"
+rm -rf "$work"; mkdir -p "$work"
+prefix="$work/prefix"
+
+step() { echo "== $*"; }
+
+step "build and install sealwire (shared libraries)"
+cmake -S "$src" -B "$work/lib" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=ON \
+  -DSEALWIRE_BUILD_TESTS=OFF -DSEALWIRE_BUILD_EXAMPLES=OFF -DSEALWIRE_BUILD_BENCH=OFF \
+  -DCMAKE_INSTALL_PREFIX="$prefix" >/dev/null
+cmake --build "$work/lib" "$jobs" >/dev/null
+cmake --install "$work/lib" >/dev/null
+
+# The public headers of each component, relative to the include directory.
+headers_of() {
+  case "$1" in
+    crypto) (cd "$src/crypto/include" && ls sealwire/crypto/*.hpp); echo sealwire/version.hpp ;;
+    hpke) (cd "$src/hpke/include" && ls sealwire/hpke/*.hpp) ;;
+    record) (cd "$src/record/include" && ls sealwire/record/*.hpp) ;;
+    asio) (cd "$src/record/asio/include" && ls sealwire/record/*.hpp) ;;
+  esac
+}
+
+step "only the public headers are installed"
+expected=$(for c in crypto hpke record asio; do headers_of "$c"; done | sort)
+installed=$(cd "$prefix/include" && find sealwire -type f | sort)
+if [[ "$expected" != "$installed" ]]; then
+  echo "installed headers differ from the components' public headers:"
+  diff <(echo "$expected") <(echo "$installed") || true
+  exit 1
+fi
+
+step "internal symbols are hidden"
+lib="$prefix/lib/libsealwire_crypto.so"
+symbols=$(nm -DC --defined-only "$lib")
+grep -q 'sealwire::box::seal' <<<"$symbols" || { echo "box::seal not exported"; exit 1; }
+if grep -E 'gcm_set_key|chacha_blocks_x16_avx512|stream_xor' <<<"$symbols"; then
+  echo "internal symbols are exported"; exit 1
+fi
+dynamic=$(readelf -d "$lib")
+# Below 1.0 the SONAME carries MAJOR.MINOR (a minor version may break the ABI).
+soversion=$(sed -n 's/^project(sealwire VERSION \([0-9]*\)\.\([0-9]*\).*/\1.\2/p' "$src/CMakeLists.txt")
+[[ "$soversion" == 0.* ]] || soversion=${soversion%%.*}
+grep -q "SONAME.*libsealwire_crypto.so.$soversion\]" <<<"$dynamic" || { echo "SONAME is not .so.$soversion"; echo "$dynamic"; exit 1; }
+
+for c in crypto hpke record asio; do
+  tu="$work/headers-$c.cpp"
+  { echo "// every public header of sealwire::$c"; headers_of "$c" | sed 's|.*|#include <&>|'; } > "$tu"
+  hide=(-DCMAKE_DISABLE_FIND_PACKAGE_Boost=ON -DCMAKE_DISABLE_FIND_PACKAGE_spdlog=ON)
+  [[ "$c" == asio ]] && hide=(-DCMAKE_DISABLE_FIND_PACKAGE_spdlog=ON)
+  step "component $c through find_package"
+  cmake -S "$here/consumer" -B "$work/consumer-$c" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" \
+    -DSEALWIRE_COMPONENT="$c" -DSEALWIRE_HEADERS_TU="$tu" "${hide[@]}" >/dev/null
+  cmake --build "$work/consumer-$c" >/dev/null
+  "$work/consumer-$c/consumer"
+  step "component $c through pkg-config"
+  flags=$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs "sealwire-$c")
+  if [[ "$flags" == *-std=* ]]; then echo "sealwire-$c.pc forces a language standard: $flags"; exit 1; fi
+  # shellcheck disable=SC2086
+  g++ -std=c++20 -Wall -Wextra -Werror "$here/consumer/$c.cpp" "$tu" -o "$work/pc-$c" $flags -Wl,-rpath,"$prefix/lib"
+  "$work/pc-$c"
+done
+
+step "missing components are reported"
+for bad in "nonexistent" "asio"; do
+  dir="$work/missing-$bad"
+  mkdir -p "$dir"
+  cat > "$dir/CMakeLists.txt" <<CMAKE
+cmake_minimum_required(VERSION 3.25)
+project(missing LANGUAGES CXX)
+find_package(sealwire CONFIG REQUIRED COMPONENTS $bad)
+CMAKE
+  if cmake -S "$dir" -B "$dir/build" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_DISABLE_FIND_PACKAGE_Boost=ON \
+       >"$dir/log" 2>&1; then
+    echo "find_package(sealwire COMPONENTS $bad) succeeded"; exit 1
+  fi
+  grep -q "$bad" "$dir/log" || { echo "the failure does not name $bad:"; cat "$dir/log"; exit 1; }
+done
+
+step "add_subdirectory consumer"
+cmake -S "$here/subdir" -B "$work/subdir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSEALWIRE_SOURCE_DIR="$src" \
+  -DSEALWIRE_CONSUMER_SOURCE="$here/consumer/hpke.cpp" >/dev/null
+cmake --build "$work/subdir" "$jobs" --target consumer >/dev/null
+"$work/subdir/consumer"
 echo "package ok"

@@ -54,17 +54,15 @@ inline std::shared_ptr<const hpke::private_key> make_key(hpke::kem_id kem) {
   return std::make_shared<const hpke::private_key>(std::move(kp->priv));
 }
 
-inline std::shared_ptr<client_config> client_cfg(const hpke::private_key& server, hpke::kem_id kem = hpke::kem_id::x25519) {
+// The KEM of a configuration is its key's (the pinned server key, the static key).
+inline std::shared_ptr<client_config> client_cfg(const hpke::private_key& server) {
   auto c = std::make_shared<client_config>();
-  c->kem = kem;
   c->server_key = server.public_key();
   return c;
 }
 
-inline std::shared_ptr<server_config> server_cfg(std::shared_ptr<const hpke::private_key> key,
-                                                 hpke::kem_id kem = hpke::kem_id::x25519) {
+inline std::shared_ptr<server_config> server_cfg(std::shared_ptr<const hpke::private_key> key) {
   auto s = std::make_shared<server_config>();
-  s->kem = kem;
   s->static_key = std::move(key);
   return s;
 }

@@ -3,6 +3,8 @@
 // updates, limits and configuration errors.
 #include <sealwire/record/connection.hpp>
 
+#include <sealwire/hpke/context.hpp>
+
 #include "harness.hpp"
 #include "detail/kdf.hpp"  // the hand-built handshakes
 
@@ -41,7 +43,7 @@ class RecordSuites : public ::testing::TestWithParam<suite_param> {};
 TEST_P(RecordSuites, HandshakeAndDataBothWays) {
   const auto [kem, kdf, aead, client_auth] = GetParam();
   auto server_key = make_key(kem);
-  auto cc = client_cfg(*server_key, kem);
+  auto cc = client_cfg(*server_key);
   cc->kdf = kdf;
   cc->aeads = {aead};
   std::shared_ptr<const hpke::private_key> client_key;
@@ -49,7 +51,7 @@ TEST_P(RecordSuites, HandshakeAndDataBothWays) {
     client_key = make_key(kem);
     cc->client_key = client_key;
   }
-  auto sc = server_cfg(server_key, kem);
+  auto sc = server_cfg(server_key);
   sc->require_client_auth = client_auth;
   auto p = connected(cc, sc);
   ASSERT_TRUE(p.client.handshake_complete());
@@ -174,9 +176,9 @@ struct hand_built_client {
       : eph(*hpke::generate_key_pair(hpke::kem_id::x25519)) {
     namespace d = record::detail;
     hpke::sender_options so;
-    so.info = d::text("sealwire v1 static");
+    so.info = bytes_of("sealwire v1 static");
     auto s1 = *hpke::setup_sender(suite, server.public_key(), so);
-    EXPECT_TRUE(s1.context.export_secret(ss1, d::text("sealwire v1 ss1")));
+    EXPECT_TRUE(s1.context.export_secret(ss1, bytes_of("sealwire v1 ss1")));
     d::writer w(client_hello);
     w.u8(1);       // ClientHello
     w.u8(1);       // one version
@@ -210,10 +212,10 @@ struct hand_built_client {
     const bytes_view sh = flight.subspan(recs[0].offset + 4, recs[0].size - 4);
     const bytes_view sf = flight.subspan(recs[1].offset + 4, recs[1].size - 4);
     hpke::recipient_options ro;
-    ro.info = d::text("sealwire v1 ephemeral");
+    ro.info = bytes_of("sealwire v1 ephemeral");
     auto ctx2 = *hpke::setup_recipient(suite, sh.subspan(7), eph.priv, ro);
     std::uint8_t ss2[32], hs[32], fin_key[32], th[64], mac[32];
-    EXPECT_TRUE(ctx2.export_secret(ss2, d::text("sealwire v1 ss2")));
+    EXPECT_TRUE(ctx2.export_secret(ss2, bytes_of("sealwire v1 ss2")));
     d::extract(kdf, hs, ss2, ss1);
     d::transcript t(kdf);
     t.update(client_hello);
@@ -369,29 +371,55 @@ TEST(RecordHandshake, HandshakeRecordAfterTheHandshakeIsUnexpected) {
   EXPECT_EQ(deliver(p.client, bytes{1, 0, 0, 2, 3, 0}, whole(), nullptr), record_errc::unexpected_record);
 }
 
-TEST(RecordHandshake, InvalidConfigurations) {
+TEST(RecordHandshake, InvalidConfigurationsSayWhatIsWrong) {
   auto key = make_key(hpke::kem_id::x25519);
-  EXPECT_EQ(connection::client(nullptr).error(), record_errc::invalid_config);
-  EXPECT_EQ(connection::server(nullptr).error(), record_errc::invalid_config);
+  EXPECT_EQ(connection::client(nullptr).error(), record_errc::missing_key);
+  EXPECT_EQ(connection::server(nullptr).error(), record_errc::missing_key);
   auto cc = client_cfg(*key);
-  cc->kem = hpke::kem_id::x448;  // the pinned key is an X25519 key
-  EXPECT_EQ(connection::client(cc).error(), record_errc::invalid_config);
+  cc->server_key = {};
+  EXPECT_EQ(connection::client(cc).error(), record_errc::missing_key);
   cc = client_cfg(*key);
   cc->aeads.clear();
-  EXPECT_EQ(connection::client(cc).error(), record_errc::invalid_config);
+  EXPECT_EQ(connection::client(cc).error(), record_errc::invalid_algorithm_list);
+  cc = client_cfg(*key);
+  cc->aeads.assign(17, record_aead::chacha20_poly1305);
+  EXPECT_EQ(connection::client(cc).error(), record_errc::invalid_algorithm_list);
+  cc = client_cfg(*key);
+  cc->aeads = {static_cast<record_aead>(0x1234)};
+  EXPECT_EQ(connection::client(cc).error(), record_errc::unsupported_algorithm);
+  cc = client_cfg(*key);
+  cc->kdf = static_cast<hpke::kdf_id>(9);
+  EXPECT_EQ(connection::client(cc).error(), record_errc::unsupported_algorithm);
+  cc = client_cfg(*make_key(hpke::kem_id::p256));  // an HPKE KEM the record protocol does not offer
+  EXPECT_EQ(connection::client(cc).error(), record_errc::unsupported_algorithm);
   cc = client_cfg(*key);
   cc->limits.max_record_size = max_record_size_ceiling + 1;
-  EXPECT_EQ(connection::client(cc).error(), record_errc::invalid_config);
+  EXPECT_EQ(connection::client(cc).error(), record_errc::invalid_limit);
   cc = client_cfg(*key);
-  cc->client_key = make_key(hpke::kem_id::x448);
-  EXPECT_EQ(connection::client(cc).error(), record_errc::invalid_config);
+  cc->client_key = make_key(hpke::kem_id::x448);  // the pinned key is an X25519 key
+  EXPECT_EQ(connection::client(cc).error(), record_errc::kem_mismatch);
   auto sc = server_cfg(nullptr);
-  EXPECT_EQ(connection::server(sc).error(), record_errc::invalid_config);
-  sc = server_cfg(key, hpke::kem_id::x448);
-  EXPECT_EQ(connection::server(sc).error(), record_errc::invalid_config);
+  EXPECT_EQ(connection::server(sc).error(), record_errc::missing_key);
+  sc = server_cfg(std::make_shared<const hpke::private_key>());
+  EXPECT_EQ(connection::server(sc).error(), record_errc::missing_key);
+  sc = server_cfg(key);
+  sc->kdfs.clear();
+  EXPECT_EQ(connection::server(sc).error(), record_errc::invalid_algorithm_list);
+  sc = server_cfg(key);
+  sc->aeads = {record_aead::aes128_gcm, static_cast<record_aead>(7)};
+  EXPECT_EQ(connection::server(sc).error(), record_errc::unsupported_algorithm);
+  sc = server_cfg(make_key(hpke::kem_id::p384));
+  EXPECT_EQ(connection::server(sc).error(), record_errc::unsupported_algorithm);
   sc = server_cfg(key);
   sc->limits.max_handshake_size = 10;
-  EXPECT_EQ(connection::server(sc).error(), record_errc::invalid_config);
+  EXPECT_EQ(connection::server(sc).error(), record_errc::invalid_limit);
+  // A configuration error refuses the connection; every code names its
+  // problem and none of them is an authentication failure.
+  for (record_errc e : {record_errc::missing_key, record_errc::kem_mismatch, record_errc::unsupported_algorithm,
+                        record_errc::invalid_algorithm_list, record_errc::invalid_limit}) {
+    EXPECT_NE(make_error_code(e), condition::authentication_failed);
+    EXPECT_FALSE(make_error_code(e).message().empty());
+  }
 }
 
 // ---- fragmentation ----

@@ -18,10 +18,23 @@ struct sealed_message {
   bytes ct, tag;
 };
 
+// seal_detached and open_detached run the one-shot functions and, when the
+// key is valid, the same message through an aead_key, and check that both
+// paths agree (output, or the error); every known answer checks both.
 inline result<sealed_message> seal_detached(crypto::aead_algorithm alg, const bytes& key, const bytes& nonce,
                                             const bytes& aad, const bytes& pt) {
   sealed_message s{bytes(pt.size()), bytes(16)};
-  auto r = crypto::aead_seal_detached(alg, s.ct, std::span<std::uint8_t, 16>(s.tag.data(), 16), pt, aad, nonce, key);
+  auto r = crypto::aead_seal_detached(alg, s.ct, std::span<std::uint8_t, 16>(s.tag.data(), 16), pt,
+                                      associated_data(aad), nonce, key);
+  if (auto k = crypto::aead_key::make(alg, key)) {
+    sealed_message t{bytes(pt.size()), bytes(16)};
+    auto rk = k->seal_detached(t.ct, std::span<std::uint8_t, 16>(t.tag.data(), 16), pt, associated_data(aad), nonce);
+    EXPECT_EQ(rk.error(), r.error()) << "keyed and one-shot seal disagree";
+    if (r && rk) {
+      EXPECT_EQ(t.ct, s.ct) << "keyed and one-shot seal disagree";
+      EXPECT_EQ(t.tag, s.tag) << "keyed and one-shot seal disagree";
+    }
+  }
   if (!r) return r.error();
   return s;
 }
@@ -29,7 +42,15 @@ inline result<sealed_message> seal_detached(crypto::aead_algorithm alg, const by
 inline result<bytes> open_detached(crypto::aead_algorithm alg, const bytes& key, const bytes& nonce, const bytes& aad,
                                    const bytes& ct, const bytes& tag) {
   bytes pt(ct.size());
-  auto r = crypto::aead_open_detached(alg, pt, ct, tag, aad, nonce, key);
+  auto r = crypto::aead_open_detached(alg, pt, ct, tag, associated_data(aad), nonce, key);
+  if (auto k = crypto::aead_key::make(alg, key)) {
+    bytes pk(ct.size(), 0xaa);
+    auto rk = k->open_detached(pk, ct, tag, associated_data(aad), nonce);
+    EXPECT_EQ(rk.error(), r.error()) << "keyed and one-shot open disagree";
+    if (r || r.error() == crypto_errc::authentication_failed) {
+      EXPECT_EQ(pk, pt) << "keyed and one-shot open disagree (a failed open leaves zeros)";
+    }
+  }
   if (!r) return r.error();
   return pt;
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Parsers for the third-party vector formats in ../shared/vectors/stream:
+// Parsers for the third-party vector formats in tests/vectors/stream:
 // Botan .vec, Crypto++ TestVectors text, ECRYPT eSTREAM, Strombergson ChaCha.
 #pragma once
 

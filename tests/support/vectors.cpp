@@ -44,7 +44,7 @@ std::string to_hex(std::span<const std::uint8_t> b) {
 }
 
 std::filesystem::path vectors_dir() {
-  if (const char* env = std::getenv("SEALWIRE_VECTORS_DIR"); env != nullptr) return env;
+  if (const char* env = std::getenv("SEALWIRE_VECTORS_DIR"); env != nullptr && *env != '\0') return env;
   return SEALWIRE_VECTORS_DIR_DEFAULT;
 }
 
@@ -60,9 +60,10 @@ std::optional<std::filesystem::path> find_vector(std::string_view relative) {
 std::string missing_vector_message(std::string_view relative) {
   const auto dir = vectors_dir();
   if (dir.empty()) {
-    return "vector file " + std::string(relative) + " not found: SEALWIRE_VECTORS_DIR is not set";
+    return "vector file " + std::string(relative) + " not found: SEALWIRE_VECTORS_DIR is empty";
   }
-  return "vector file " + std::string(relative) + " not found in " + dir.string() + " (SEALWIRE_VECTORS_DIR)";
+  return "vector file " + std::string(relative) + " not found in " + dir.string() +
+         " (SEALWIRE_VECTORS_DIR; the files ship in tests/vectors)";
 }
 
 std::string read_text(const std::filesystem::path& p) {
@@ -109,7 +110,7 @@ bytes seeded_random::fill(std::size_t n) {
   return b;
 }
 
-std::error_code seeded_random::fill(std::span<std::uint8_t> out) noexcept {
+result<void> seeded_random::fill(std::span<std::uint8_t> out) noexcept {
   for (auto& x : out) x = static_cast<std::uint8_t>(next() >> 56);
   return {};
 }

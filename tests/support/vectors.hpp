@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Test support: hex helpers, locating and loading the shared vector files, a
+// Test support: hex helpers, locating and loading the vector files, a
 // deterministic random source, and CPU-level parameterisation.
 #pragma once
 
@@ -26,12 +26,14 @@ using bytes = std::vector<std::uint8_t>;
 [[nodiscard]] std::string to_hex(std::span<const std::uint8_t> b);
 [[nodiscard]] inline bytes to_bytes(std::string_view s) { return bytes(s.begin(), s.end()); }
 
-// vectors_dir is SEALWIRE_VECTORS_DIR from the environment, else the CMake
-// cache value the tests were built with; empty when neither is set.
+// vectors_dir is SEALWIRE_VECTORS_DIR from the environment when set and not
+// empty, else the CMake cache value the tests were built with (by default
+// tests/vectors in the source tree).
 [[nodiscard]] std::filesystem::path vectors_dir();
 
 // find_vector returns the path of a vector file relative to vectors_dir, or
-// nullopt when it does not exist.
+// nullopt when it does not exist. Tests use SEALWIRE_REQUIRE_VECTOR, which
+// turns a missing file into a failure.
 [[nodiscard]] std::optional<std::filesystem::path> find_vector(std::string_view relative);
 
 // missing_vector_message says which file is missing and where it was looked for.
@@ -49,10 +51,20 @@ class seeded_random final : public crypto::random_source {
   // uniform returns a value in [0, bound).
   std::uint64_t uniform(std::uint64_t bound) noexcept;
   bytes fill(std::size_t n);
-  std::error_code fill(std::span<std::uint8_t> out) noexcept override;
+  result<void> fill(std::span<std::uint8_t> out) noexcept override;
 
  private:
   std::uint64_t s_[4];
+};
+
+// failing_random is a random source that writes one byte and then fails,
+// to check that callers zero partial output and report rng_failure.
+class failing_random final : public crypto::random_source {
+ public:
+  result<void> fill(std::span<std::uint8_t> out) noexcept override {
+    if (!out.empty()) out[0] = 0x55;  // partially written, then fails
+    return crypto_errc::rng_failure;
+  }
 };
 
 // differential_cases is the number of cases a randomised differential test
@@ -98,9 +110,11 @@ class scoped_cpu_level {
   INSTANTIATE_TEST_SUITE_P(cpu, suite, ::testing::ValuesIn(::sealwire::test::cpu_levels()), \
                            ::sealwire::test::cpu_level_name())
 
-// SEALWIRE_REQUIRE_VECTOR declares `var` as the path of a vector file, or skips
-// the test, naming the missing file.
-#define SEALWIRE_REQUIRE_VECTOR(var, relative)                                  \
-  const auto var##_found = ::sealwire::test::find_vector(relative);              \
-  if (!var##_found) GTEST_SKIP() << ::sealwire::test::missing_vector_message(relative); \
+// SEALWIRE_REQUIRE_VECTOR declares `var` as the path of a vector file. When the
+// file is missing it records a fatal failure naming the file and the directory
+// searched, and returns from the enclosing (void) function: a missing file is
+// never a pass or a skip.
+#define SEALWIRE_REQUIRE_VECTOR(var, relative)                                            \
+  const auto var##_found = ::sealwire::test::find_vector(relative);                        \
+  if (!var##_found) GTEST_FAIL() << ::sealwire::test::missing_vector_message(relative); \
   const std::filesystem::path& var = *var##_found

@@ -4,7 +4,7 @@
 // from the enabled CPU features, so a state may move between levels.
 #pragma once
 
-#include <sealwire/crypto/gcm_state.hpp>
+#include "gcm_state.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -13,8 +13,16 @@
 
 namespace sealwire::crypto::detail {
 
-// gcm_init keys st with a 16- or 32-byte key (checked by the caller) and a
-// non-empty IV of any length: 12 bytes form J0 directly, others through GHASH.
+// gcm_set_key expands a 16- or 32-byte key (checked by the caller) into k:
+// the round keys, H and, when the current level's kernels use them, the
+// powers of H. The per-message fields (J0, the GHASH accumulator) are zeroed.
+// A key set this way serves any number of messages (gcm_start).
+void gcm_set_key(gcm_key& k, std::span<const std::uint8_t> key) noexcept;
+// gcm_start begins a message under a key made by gcm_set_key (which st may
+// itself hold) with a non-empty IV of any length: 12 bytes form J0 directly,
+// others through GHASH.
+void gcm_start(gcm_state& st, const gcm_key& k, std::span<const std::uint8_t> iv) noexcept;
+// gcm_init is gcm_set_key into st, then gcm_start.
 void gcm_init(gcm_state& st, std::span<const std::uint8_t> key, std::span<const std::uint8_t> iv) noexcept;
 // gcm_hash absorbs AAD or ciphertext; gcm_pad zero-pads to a block boundary
 // (between the AAD and the text).

@@ -4,7 +4,7 @@
 #pragma once
 
 // Only <cstdint>-level headers: the instruction-set files include this one.
-#include <sealwire/crypto/gcm_state.hpp>
+#include "gcm_state.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -4,8 +4,7 @@
 // portable drivers (stream_cipher.cpp, poly1305.cpp).
 #pragma once
 
-#include <sealwire/crypto/poly1305.hpp>
-#include <sealwire/crypto/stream_cipher.hpp>
+#include "poly1305_state.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -89,13 +88,3 @@ void poly1305_blocks_ifma(poly1305_state& st, const std::uint8_t* in, std::size_
 
 }  // namespace sealwire::crypto::detail
 
-namespace sealwire::crypto::detail {
-
-// Keying shared by the public cipher classes and the AEADs. Lengths as in
-// chacha::init and salsa20::init.
-[[nodiscard]] result<void> chacha_setup(stream_state& st, std::span<const std::uint8_t> key,
-                                        std::span<const std::uint8_t> nonce, unsigned rounds) noexcept;
-[[nodiscard]] result<void> salsa_setup(stream_state& st, std::span<const std::uint8_t> key,
-                                       std::span<const std::uint8_t> nonce, unsigned rounds) noexcept;
-
-}  // namespace sealwire::crypto::detail

@@ -3,9 +3,8 @@
 // portable driver and the instruction-set files. Internal linkage.
 #pragma once
 
-#include <sealwire/crypto/poly1305.hpp>
-
 #include "bytes.hpp"
+#include "poly1305_state.hpp"
 
 #include <cstdint>
 

@@ -1,32 +1,72 @@
 // SPDX-License-Identifier: Apache-2.0
-// Internal: the KEM operations by themselves (RFC 9180 4.1), for tests that
-// check shared_secret against the official vectors.
+// Internal: the DH-based KEMs of RFC 9180 4.1 (DHKEM over X25519, X448,
+// P-256, P-384, P-521) and key storage access for the code that fills keys.
 #pragma once
 
-#include <sealwire/hpke/hpke.hpp>
+#include <sealwire/hpke/keys.hpp>
+#include <sealwire/hpke/suite.hpp>
 
-namespace sealwire::hpke::detail {
+#include <cstddef>
+#include <cstdint>
+#include <span>
 
-// encapsulate is Encap (skS == nullptr) or AuthEncap; ikm_e empty = random.
-// Writes Nsecret bytes to shared and returns Nsecret.
-[[nodiscard]] result<std::size_t> encapsulate(kem_id kem, std::span<std::uint8_t, 64> shared, public_key& enc,
-                                              const public_key& pkR, const private_key* skS,
-                                              std::span<const std::uint8_t> ikm_e) noexcept;
+namespace sealwire::hpke {
 
-// decapsulate is Decap (pkS == nullptr) or AuthDecap.
-[[nodiscard]] result<std::size_t> decapsulate(kem_id kem, std::span<std::uint8_t, 64> shared,
-                                              std::span<const std::uint8_t> enc, const private_key& skR,
-                                              const public_key* pkS) noexcept;
-
-// context_test_access reads a context's key schedule outputs and moves its
-// sequence number (to test the message limit).
-struct context_test_access {
-  static std::span<const std::uint8_t> key(const context& c, std::size_t n) { return c.key_.span().first(n); }
-  static std::span<const std::uint8_t> base_nonce(const context& c) { return c.base_nonce_.span(); }
-  static std::span<const std::uint8_t> exporter_secret(const context& c, std::size_t n) {
-    return c.exporter_secret_.span().first(n);
+// key_access reaches the key classes' storage for the KEM code.
+struct key_access {
+  static std::span<std::uint8_t> raw(public_key& k) noexcept { return {k.data_.data(), k.data_.size()}; }
+  static void set(public_key& k, kem_id kem, std::size_t n) noexcept {
+    k.kem_ = kem;
+    k.size_ = n;
   }
-  static void set_sequence(context& c, std::uint64_t low, std::uint32_t high) { c.seq_ = {low, high}; }
+  static std::span<std::uint8_t> raw(private_key& k) noexcept { return k.data_.span(); }
+  static void set(private_key& k, kem_id kem, std::size_t n) noexcept {
+    k.kem_ = kem;
+    k.size_ = n;
+  }
+  static void set_public(private_key& k, const public_key& pk) noexcept { k.public_ = pk; }
 };
 
-}  // namespace sealwire::hpke::detail
+namespace detail {
+
+// kem_desc is one DHKEM.
+struct kem_desc {
+  kem_id id;
+  kem_sizes sizes;
+  kdf_id kdf;
+  std::size_t ndh;  // the DH output length
+  // DeriveKeyPair's rejection-sampling mask for the first byte (RFC 9180
+  // 7.1.3); 0 for X25519/X448, whose every Nsk-byte string is a key.
+  std::uint8_t dkp_bitmask;
+  // dh writes DH(sk, pk); zero_shared_secret, invalid_public_key or
+  // invalid_private_key on failure.
+  result<void> (*dh)(std::span<std::uint8_t> out, bytes_view sk, bytes_view pk) noexcept;
+  // public_of writes pk(sk) (SerializePublicKey); false when sk is not a
+  // valid private key (a NIST scalar outside [1, n-1]).
+  bool (*public_of)(std::span<std::uint8_t> out, bytes_view sk) noexcept;
+};
+
+[[nodiscard]] const kem_desc* find_kem(kem_id id) noexcept;
+
+// derive is DeriveKeyPair (RFC 9180 7.1.3).
+[[nodiscard]] result<key_pair> derive(const kem_desc& kem, bytes_view ikm) noexcept;
+
+// encap is Encap (skS == nullptr) or AuthEncap (4.1): writes Nsecret bytes
+// of shared secret; ikm_e empty means a random ephemeral key.
+[[nodiscard]] result<void> encap(const kem_desc& kem, std::span<std::uint8_t> shared, public_key& enc,
+                                 const public_key& pkR, const private_key* skS, bytes_view ikm_e) noexcept;
+
+// decap is Decap (pkS == nullptr) or AuthDecap.
+[[nodiscard]] result<void> decap(const kem_desc& kem, std::span<std::uint8_t> shared, bytes_view enc,
+                                 const private_key& skR, const public_key* pkS) noexcept;
+
+// encapsulate and decapsulate run the KEM alone by id (tests check
+// shared_secret against the official vectors). They return Nsecret.
+[[nodiscard]] result<std::size_t> encapsulate(kem_id kem, std::span<std::uint8_t, 64> shared, public_key& enc,
+                                              const public_key& pkR, const private_key* skS,
+                                              bytes_view ikm_e) noexcept;
+[[nodiscard]] result<std::size_t> decapsulate(kem_id kem, std::span<std::uint8_t, 64> shared, bytes_view enc,
+                                              const private_key& skR, const public_key* pkS) noexcept;
+
+}  // namespace detail
+}  // namespace sealwire::hpke

@@ -1,46 +1,30 @@
 // SPDX-License-Identifier: Apache-2.0
-// Internal: the handshake's hash, HKDF, HMAC and ExpandLabel (docs/protocol.md
-// 4.2) for the KDF chosen at run time, and a transcript hash.
+// Internal: the handshake's HKDF, HMAC and ExpandLabel (docs/protocol.md 4.2)
+// on crypto's run-time hash dispatch, a transcript hash, and the big-endian
+// field writer and reader of the handshake messages.
 #pragma once
 
-#include <sealwire/crypto/hkdf.hpp>
-#include <sealwire/crypto/hmac.hpp>
-#include <sealwire/crypto/sha2.hpp>
-#include <sealwire/hpke/hpke.hpp>
+#include <sealwire/crypto/kdf.hpp>
+#include <sealwire/hpke/suite.hpp>
 
 #include <cstdint>
-#include <initializer_list>
 #include <span>
 #include <string_view>
-#include <variant>
+#include <vector>
 
 namespace sealwire::record::detail {
 
 using bytes_view = std::span<const std::uint8_t>;
 
-inline bytes_view text(std::string_view s) noexcept {
-  return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size()};
+// hash_of is the hash of a KDF the record layer accepts (checked before).
+inline crypto::hash_algorithm hash_of(hpke::kdf_id kdf) noexcept {
+  return hpke::kdf_hash(kdf).value_or(crypto::hash_algorithm::sha2_256);
 }
 
-// with_hash calls f with a default-constructed hash object of the KDF's hash.
-template <class F>
-decltype(auto) with_hash(hpke::kdf_id kdf, F&& f) {
-  switch (kdf) {
-    case hpke::kdf_id::hkdf_sha384: return f(crypto::sha384{});
-    case hpke::kdf_id::hkdf_sha512: return f(crypto::sha512{});
-    default: return f(crypto::sha256{});
-  }
-}
-
-inline std::size_t hash_size(hpke::kdf_id kdf) noexcept {
-  return with_hash(kdf, [](auto h) { return decltype(h)::digest_size; });
-}
+inline std::size_t hash_size(hpke::kdf_id kdf) noexcept { return crypto::digest_size(hash_of(kdf)); }
 
 inline void extract(hpke::kdf_id kdf, std::span<std::uint8_t> prk, bytes_view salt, bytes_view ikm) noexcept {
-  with_hash(kdf, [&](auto h) {
-    using H = decltype(h);
-    crypto::hkdf<H>::extract(prk.first<H::digest_size>(), salt, ikm);
-  });
+  crypto::hkdf_extract(hash_of(kdf), prk, salt, {ikm});
 }
 
 // expand_label = HKDF-Expand(secret, u16 L || "sealwire v1 " || label || u8 len(ctx) || ctx, L)
@@ -48,41 +32,25 @@ inline void expand_label(hpke::kdf_id kdf, std::span<std::uint8_t> out, bytes_vi
                          bytes_view context) noexcept {
   const std::uint8_t length[2] = {static_cast<std::uint8_t>(out.size() >> 8), static_cast<std::uint8_t>(out.size())};
   const std::uint8_t ctx_len = static_cast<std::uint8_t>(context.size());
-  with_hash(kdf, [&](auto h) {
-    using H = decltype(h);
-    static_cast<void>(crypto::hkdf<H>::expand(
-        out, secret, {bytes_view(length), text("sealwire v1 "), text(label), bytes_view(&ctx_len, 1), context}));
-  });
+  static_cast<void>(crypto::hkdf_expand(
+      hash_of(kdf), out, secret,
+      {bytes_view(length), bytes_of("sealwire v1 "), bytes_of(label), bytes_view(&ctx_len, 1), context}));
 }
 
 inline void hmac(hpke::kdf_id kdf, std::span<std::uint8_t> out, bytes_view key, bytes_view data) noexcept {
-  with_hash(kdf, [&](auto h) {
-    using H = decltype(h);
-    crypto::hmac<H>::mac(out.first<H::digest_size>(), key, data);
-  });
+  crypto::hmac_compute(hash_of(kdf), out, key, {data});
 }
 
 // transcript is the running hash of the handshake messages.
 class transcript {
  public:
-  explicit transcript(hpke::kdf_id kdf) noexcept {
-    with_hash(kdf, [&](auto h) { state_ = h; });
-  }
-  void update(bytes_view msg) noexcept {
-    std::visit([&](auto& h) { h.update(msg); }, state_);
-  }
+  explicit transcript(hpke::kdf_id kdf) noexcept : h_(hash_of(kdf)) {}
+  void update(bytes_view msg) noexcept { h_.update(msg); }
   // current writes the hash of everything so far (the running state stays).
-  std::size_t current(std::span<std::uint8_t, 64> out) const noexcept {
-    return std::visit(
-        [&](auto h) {  // a copy: finishing it leaves the running state intact
-          h.finish(out.first<decltype(h)::digest_size>());
-          return decltype(h)::digest_size;
-        },
-        state_);
-  }
+  std::size_t current(std::span<std::uint8_t, 64> out) const noexcept { return h_.current(out); }
 
  private:
-  std::variant<crypto::sha256, crypto::sha384, crypto::sha512> state_;
+  crypto::dynamic_hash h_;
 };
 
 // writer appends big-endian fields to a message.

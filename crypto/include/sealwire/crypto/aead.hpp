@@ -1,14 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
-// The ChaCha20-Poly1305 family and AES-GCM behind one interface: one-shot
-// seal and open (attached or detached tag), an incremental sealer, and an
-// incremental opener that either takes the tag at finish or holds back the
-// last 16 bytes of the stream as the tag.
+// The ChaCha20-Poly1305 family and AES-GCM behind one interface: a keyed
+// aead_key that seals and opens many messages, one-shot seal and open
+// (attached or detached tag), an incremental sealer, and an incremental
+// opener that either takes the tag at finish or holds back the last 16 bytes
+// of the stream as the tag. For a ready-made message format with random
+// nonces, start from box.hpp; this header is the span-based layer beneath it.
+//
+// Argument order everywhere: output first, then the plaintext (or
+// ciphertext), then the associated data (its own type, so the two cannot be
+// swapped), then the nonce, then the key.
 #pragma once
 
-#include <sealwire/crypto/gcm_state.hpp>
-#include <sealwire/crypto/poly1305.hpp>
+#include <sealwire/crypto/bytes.hpp>
+#include <sealwire/crypto/export.hpp>
+#include <sealwire/crypto/parse.hpp>
 #include <sealwire/crypto/result.hpp>
-#include <sealwire/crypto/stream_cipher.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -28,6 +34,11 @@ enum class aead_algorithm : std::uint8_t {
   aes256_gcm,  // NIST SP 800-38D with AES-256: 96-bit nonce
 };
 
+// to_string names an algorithm: "chacha20poly1305", "xchacha20poly1305",
+// "xsalsa20poly1305", "chacha20poly1305-original", "aes128gcm", "aes256gcm"
+// (what parse<aead_algorithm> reads).
+[[nodiscard]] SEALWIRE_API std::string_view to_string(aead_algorithm alg) noexcept;
+
 // is_aes_gcm reports whether alg is one of the AES-GCM algorithms.
 [[nodiscard]] constexpr bool is_aes_gcm(aead_algorithm alg) noexcept {
   return alg == aead_algorithm::aes128_gcm || alg == aead_algorithm::aes256_gcm;
@@ -35,132 +46,155 @@ enum class aead_algorithm : std::uint8_t {
 
 // aead_properties describes an algorithm's sizes and layout.
 struct aead_properties {
-  std::string_view name;
-  std::size_t key_size;
-  std::size_t nonce_size;
-  std::size_t tag_size;
+  std::string_view name;           // display name, e.g. "ChaCha20-Poly1305"
+  std::size_t key_size;            // bytes
+  std::size_t nonce_size;          // bytes
+  std::size_t tag_size;            // bytes (16 for every algorithm here)
   std::uint64_t max_message_size;  // plaintext bytes one nonce may protect
   bool tag_first;                  // the attached layout is tag || ciphertext (secretbox)
-  bool supports_aad;
+  bool supports_aad;               // secretbox authenticates no associated data
 };
 
-[[nodiscard]] const aead_properties& properties(aead_algorithm alg) noexcept;
+// properties returns an algorithm's sizes and layout.
+[[nodiscard]] SEALWIRE_API const aead_properties& properties(aead_algorithm alg) noexcept;
 
+// aead_tag_size is the tag length of every AEAD here.
 inline constexpr std::size_t aead_tag_size = 16;
 
-// ---- one-shot ----------------------------------------------------------
+namespace detail {
+struct aead_key_state;
+struct aead_core;
+struct aead_opener_state;
+struct aead_test_access;  // lets tests reach the message limits
+// Bytes of opaque storage the key, sealer and opener keep their state in.
+inline constexpr std::size_t aead_key_storage = 896;
+inline constexpr std::size_t aead_core_storage = 2560;
+inline constexpr std::size_t aead_opener_storage = 2624;
+}  // namespace detail
 
-// aead_seal encrypts pt and writes ciphertext and tag to out in the
-// algorithm's attached layout, returning pt.size() + 16. out may start at
-// pt (in-place for the tag-last layout; the secretbox layout shifts the text
-// by 16 bytes, so out must then equal pt.data() - 16 or be disjoint).
-// Errors: invalid_key, invalid_nonce, invalid_argument (AAD given to
-// secretbox), buffer_too_small. A plaintext beyond max_message_size is a
-// contract failure.
-[[nodiscard]] result<std::size_t> aead_seal(aead_algorithm alg, std::span<std::uint8_t> out,
-                                            std::span<const std::uint8_t> pt, std::span<const std::uint8_t> aad,
-                                            std::span<const std::uint8_t> nonce,
-                                            std::span<const std::uint8_t> key) noexcept;
+// ---- keyed objects -------------------------------------------------------
+
+// aead_key holds a key set up once for many messages: the ChaCha and Salsa20
+// key, or AES-GCM's round keys and powers of the GHASH key H (most of the
+// cost of a short AES-GCM message). seal and open take a fresh nonce per
+// message; aead_sealer and aead_opener can start from it. Once initialised
+// it is read only: one aead_key may serve several threads at once. Not
+// copyable; movable (the source is wiped). Destruction wipes.
+class SEALWIRE_API aead_key {
+ public:
+  // An empty key object: init before use (until then seal and open fail
+  // with not_keyed).
+  aead_key() noexcept;
+  ~aead_key();
+  aead_key(aead_key&& other) noexcept;
+  aead_key& operator=(aead_key&& other) noexcept;
+  aead_key(const aead_key&) = delete;
+  aead_key& operator=(const aead_key&) = delete;
+
+  // make returns a key object for alg. Error: invalid_key (wrong length).
+  [[nodiscard]] static result<aead_key> make(aead_algorithm alg, bytes_view key) noexcept;
+
+  // init (re)keys this object. Error: invalid_key (wrong length); the
+  // object is then empty.
+  [[nodiscard]] result<void> init(aead_algorithm alg, bytes_view key) noexcept;
+
+  // keyed reports whether the object holds a key.
+  [[nodiscard]] bool keyed() const noexcept;
+  // algorithm is the algorithm of the key held (meaningful when keyed).
+  [[nodiscard]] aead_algorithm algorithm() const noexcept;
+
+  // seal encrypts pt and writes ciphertext and tag to out in the
+  // algorithm's attached layout; returns pt.size() + 16. out may start at pt
+  // (in place, tag-last layout) or be disjoint; the secretbox layout
+  // shifts the text by 16 bytes, so out must then equal pt.data() - 16 or be
+  // disjoint. Errors: not_keyed, invalid_nonce, invalid_argument
+  // (associated data given to secretbox), buffer_too_small. A plaintext
+  // beyond max_message_size is a contract failure.
+  [[nodiscard]] result<std::size_t> seal(std::span<std::uint8_t> out, bytes_view pt, associated_data ad,
+                                         bytes_view nonce) const noexcept;
+
+  // seal_detached writes the ciphertext (pt.size() bytes) to ct and the tag to tag.
+  [[nodiscard]] result<void> seal_detached(std::span<std::uint8_t> ct, std::span<std::uint8_t, aead_tag_size> tag,
+                                           bytes_view pt, associated_data ad, bytes_view nonce) const noexcept;
+
+  // open authenticates the whole input and returns the plaintext length
+  // only when the tag verified. The ChaCha/Salsa AEADs verify first and
+  // only then decrypt into out; AES-GCM decrypts into out in the same pass
+  // (one pass over the data is what makes it fast) and wipes out before it
+  // reports a failure. Either way a failure releases nothing: out (its first
+  // input.size() - 16 bytes) is zeroed. Errors: authentication_failed
+  // (including an input shorter than a tag), not_keyed, buffer_too_small,
+  // invalid_nonce, invalid_argument, message_too_long.
+  [[nodiscard]] result<std::size_t> open(std::span<std::uint8_t> out, bytes_view input, associated_data ad,
+                                         bytes_view nonce) const noexcept;
+
+  // open_detached is open with the tag apart; a tag that is not 16 bytes
+  // long fails authentication.
+  [[nodiscard]] result<void> open_detached(std::span<std::uint8_t> out, bytes_view ct, bytes_view tag,
+                                           associated_data ad, bytes_view nonce) const noexcept;
+
+  // wipe clears the key; the object is empty afterwards.
+  void wipe() noexcept;
+
+ private:
+  friend class aead_sealer;
+  friend class aead_opener;
+  friend struct detail::aead_test_access;
+  [[nodiscard]] detail::aead_key_state& state() noexcept;
+  [[nodiscard]] const detail::aead_key_state& state() const noexcept;
+
+  alignas(64) unsigned char storage_[detail::aead_key_storage];
+};
+
+// ---- one-shot ------------------------------------------------------------
+
+// aead_seal is aead_key::seal with a key given as bytes (keyed for this
+// call only). Errors as aead_key::seal, and invalid_key.
+[[nodiscard]] SEALWIRE_API result<std::size_t> aead_seal(aead_algorithm alg, std::span<std::uint8_t> out,
+                                                         bytes_view pt, associated_data ad, bytes_view nonce,
+                                                         bytes_view key) noexcept;
 
 // aead_seal_detached writes the ciphertext (pt.size() bytes) to ct and the tag to tag.
-[[nodiscard]] result<void> aead_seal_detached(aead_algorithm alg, std::span<std::uint8_t> ct,
-                                              std::span<std::uint8_t, aead_tag_size> tag,
-                                              std::span<const std::uint8_t> pt, std::span<const std::uint8_t> aad,
-                                              std::span<const std::uint8_t> nonce,
-                                              std::span<const std::uint8_t> key) noexcept;
+[[nodiscard]] SEALWIRE_API result<void> aead_seal_detached(aead_algorithm alg, std::span<std::uint8_t> ct,
+                                                           std::span<std::uint8_t, aead_tag_size> tag, bytes_view pt,
+                                                           associated_data ad, bytes_view nonce,
+                                                           bytes_view key) noexcept;
 
-// aead_open authenticates the whole input and returns the plaintext length
-// only when the tag verified. The ChaCha/Salsa AEADs verify first and only
-// then decrypt into out; AES-GCM decrypts into out in the same pass (one
-// pass over the data is what makes it fast) and wipes out before it reports
-// a failure. Either way a failure releases nothing: out (its first
-// input.size() - 16 bytes) is zeroed. Errors:
-// authentication_failed (including an input shorter than a tag),
-// buffer_too_small, invalid_key, invalid_nonce, invalid_argument,
-// message_too_long.
-[[nodiscard]] result<std::size_t> aead_open(aead_algorithm alg, std::span<std::uint8_t> out,
-                                            std::span<const std::uint8_t> input, std::span<const std::uint8_t> aad,
-                                            std::span<const std::uint8_t> nonce,
-                                            std::span<const std::uint8_t> key) noexcept;
+// aead_open is aead_key::open with a key given as bytes. Errors as
+// aead_key::open, and invalid_key.
+[[nodiscard]] SEALWIRE_API result<std::size_t> aead_open(aead_algorithm alg, std::span<std::uint8_t> out,
+                                                         bytes_view input, associated_data ad, bytes_view nonce,
+                                                         bytes_view key) noexcept;
 
-// aead_open_detached is aead_open with the tag apart; a tag that is not 16
-// bytes long fails authentication.
-[[nodiscard]] result<void> aead_open_detached(aead_algorithm alg, std::span<std::uint8_t> out,
-                                              std::span<const std::uint8_t> ct, std::span<const std::uint8_t> tag,
-                                              std::span<const std::uint8_t> aad, std::span<const std::uint8_t> nonce,
-                                              std::span<const std::uint8_t> key) noexcept;
+// aead_open_detached is aead_open with the tag apart.
+[[nodiscard]] SEALWIRE_API result<void> aead_open_detached(aead_algorithm alg, std::span<std::uint8_t> out,
+                                                           bytes_view ct, bytes_view tag, associated_data ad,
+                                                           bytes_view nonce, bytes_view key) noexcept;
 
 // ---- incremental -------------------------------------------------------
 
-namespace detail {
-
-struct aead_test_access;  // lets tests reach the message limits
-
-enum class aead_phase : std::uint8_t { idle, aad, text, done, failed };
-
-// How the Poly1305 input is laid out around the AAD and the ciphertext.
-enum class aead_mac_format : std::uint8_t {
-  rfc8439,    // aad, pad16, ct, pad16, le64(aad len), le64(ct len)
-  original,   // aad, le64(aad len), ct, le64(ct len)
-  secretbox,  // ct only
-};
-
-// aead_core is the keyed cipher and MAC shared by sealer and opener: the
-// stream cipher and Poly1305 for the ChaCha/Salsa family, the GCM state for
-// AES-GCM. Only the part the current algorithm uses is initialised, copied
-// on a move and wiped.
-struct aead_core {
-  stream_state cipher;
-  poly1305 mac;
-  gcm_state gcm;
-  std::uint64_t aad_len = 0;
-  std::uint64_t text_len = 0;
-  std::uint64_t max_text = 0;
-  aead_algorithm alg = aead_algorithm::chacha20_poly1305;
-  aead_phase phase = aead_phase::idle;
-  aead_mac_format format = aead_mac_format::rfc8439;
-
-  aead_core() noexcept = default;
-  aead_core(aead_core&& other) noexcept;
-  aead_core& operator=(aead_core&& other) noexcept;
-  ~aead_core() { wipe(); }
-
-  [[nodiscard]] result<void> init(aead_algorithm a, std::span<const std::uint8_t> key,
-                                  std::span<const std::uint8_t> nonce) noexcept;
-  // init_gcm keys AES-GCM with an IV of any non-zero length (SP 800-38D 7.1).
-  [[nodiscard]] result<void> init_gcm(aead_algorithm a, std::span<const std::uint8_t> key,
-                                      std::span<const std::uint8_t> iv) noexcept;
-  void add_aad(std::span<const std::uint8_t> aad) noexcept;
-  void begin_text() noexcept;
-  // crypt runs the cipher only; encrypt and decrypt also feed the MAC with
-  // the ciphertext, chunk by chunk while it is in L1.
-  void crypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept;
-  void encrypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept;
-  void decrypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept;
-  // authenticate feeds the MAC with ciphertext only (verify-first open).
-  void authenticate(std::span<const std::uint8_t> ct) noexcept;
-  void compute_tag(std::span<std::uint8_t, aead_tag_size> tag) noexcept;
-  void wipe() noexcept;
-  [[nodiscard]] std::string_view provider() const noexcept;
-};
-
-}  // namespace detail
-
 // aead_sealer encrypts a message given in pieces:
-//   init(alg, key, nonce); aad(...)*; update(out, in)*; finish(tag).
+//   init(...); aad(...)*; update(out, in)*; finish(tag).
 // Calls out of this order are contract failures. Not copyable; movable (the
 // source is wiped). Destruction wipes.
-class aead_sealer {
+class SEALWIRE_API aead_sealer {
  public:
-  aead_sealer() noexcept = default;
+  aead_sealer() noexcept;
+  ~aead_sealer();
+  aead_sealer(aead_sealer&& other) noexcept;
+  aead_sealer& operator=(aead_sealer&& other) noexcept;
+  aead_sealer(const aead_sealer&) = delete;
+  aead_sealer& operator=(const aead_sealer&) = delete;
 
   // init keys a new message. Errors: invalid_key, invalid_nonce.
-  [[nodiscard]] result<void> init(aead_algorithm alg, std::span<const std::uint8_t> key,
-                                  std::span<const std::uint8_t> nonce) noexcept;
+  [[nodiscard]] result<void> init(aead_algorithm alg, bytes_view key, bytes_view nonce) noexcept;
+  // init starts a new message under a key object (which must outlive
+  // nothing: its key material is copied). Errors: not_keyed, invalid_nonce.
+  [[nodiscard]] result<void> init(const aead_key& key, bytes_view nonce) noexcept;
 
   // aad absorbs associated data; only before the first update. Secretbox
   // takes none (a non-empty span is a contract failure).
-  void aad(std::span<const std::uint8_t> data) noexcept;
+  void aad(bytes_view data) noexcept;
 
   // output_size is the exact number of bytes update(out, in) writes.
   [[nodiscard]] static constexpr std::size_t output_size(std::size_t in_size) noexcept { return in_size; }
@@ -169,7 +203,7 @@ class aead_sealer {
   // in.size(). Error: buffer_too_small when out is shorter; nothing changes
   // and the call may be repeated with a larger buffer. Exceeding the
   // algorithm's message limit is a contract failure.
-  [[nodiscard]] result<std::size_t> update(std::span<std::uint8_t> out, std::span<const std::uint8_t> in) noexcept;
+  [[nodiscard]] result<std::size_t> update(std::span<std::uint8_t> out, bytes_view in) noexcept;
 
   // finish writes the tag and wipes the state.
   void finish(std::span<std::uint8_t, aead_tag_size> tag) noexcept;
@@ -180,7 +214,10 @@ class aead_sealer {
 
  private:
   friend struct detail::aead_test_access;
-  detail::aead_core core_;
+  [[nodiscard]] detail::aead_core& core() noexcept;
+  [[nodiscard]] const detail::aead_core& core() const noexcept;
+
+  alignas(64) unsigned char storage_[detail::aead_core_storage];
 };
 
 // tag_position tells an opener where the tag is.
@@ -190,24 +227,30 @@ enum class tag_position : std::uint8_t {
 };
 
 // aead_opener decrypts a message given in pieces:
-//   init(alg, key, nonce, position); aad(...)*; update(out, in)*; finish.
+//   init(...); aad(...)*; update(out, in)*; finish.
 // Plaintext written by update is UNVERIFIED until finish succeeds; a caller
 // must not act on it before then. A failed finish wipes the opener (the
 // caller should wipe what it was given). With tag_position::trailing the last
 // 16 bytes seen are held back as the possible tag, so update may write up to
 // 16 bytes fewer than it read; output_size says exactly how many.
-class aead_opener {
+class SEALWIRE_API aead_opener {
  public:
-  aead_opener() noexcept = default;
+  aead_opener() noexcept;
+  ~aead_opener();
   aead_opener(aead_opener&& other) noexcept;
   aead_opener& operator=(aead_opener&& other) noexcept;
-  ~aead_opener() { ct::wipe(held_, sizeof held_); }
+  aead_opener(const aead_opener&) = delete;
+  aead_opener& operator=(const aead_opener&) = delete;
 
-  [[nodiscard]] result<void> init(aead_algorithm alg, std::span<const std::uint8_t> key,
-                                  std::span<const std::uint8_t> nonce,
+  // init keys a new message. Errors: invalid_key, invalid_nonce.
+  [[nodiscard]] result<void> init(aead_algorithm alg, bytes_view key, bytes_view nonce,
+                                  tag_position position = tag_position::detached) noexcept;
+  // init starts a new message under a key object. Errors: not_keyed, invalid_nonce.
+  [[nodiscard]] result<void> init(const aead_key& key, bytes_view nonce,
                                   tag_position position = tag_position::detached) noexcept;
 
-  void aad(std::span<const std::uint8_t> data) noexcept;
+  // aad absorbs associated data; only before the first update.
+  void aad(bytes_view data) noexcept;
 
   // output_size is the exact number of bytes the next update(out, in) with
   // in.size() == in_size writes.
@@ -216,28 +259,26 @@ class aead_opener {
   // update decrypts; returns the bytes written. Errors: buffer_too_small
   // (nothing changes; retry with a larger buffer), message_too_long (the
   // opener fails for good). out and in may be the same buffer or disjoint.
-  [[nodiscard]] result<std::size_t> update(std::span<std::uint8_t> out, std::span<const std::uint8_t> in) noexcept;
+  [[nodiscard]] result<std::size_t> update(std::span<std::uint8_t> out, bytes_view in) noexcept;
 
   // finish (detached) verifies `tag` in constant time. Error:
   // authentication_failed (the opener is wiped), or the earlier failure.
-  [[nodiscard]] result<void> finish(std::span<const std::uint8_t> tag) noexcept;
+  [[nodiscard]] result<void> finish(bytes_view tag) noexcept;
 
   // finish (trailing) verifies the held-back 16 bytes; a stream shorter than
   // a tag fails authentication.
   [[nodiscard]] result<void> finish() noexcept;
 
+  // cipher_provider names the stream-cipher kernels in use (the AES-GCM
+  // kernels for AES-GCM).
   [[nodiscard]] std::string_view cipher_provider() const noexcept;
 
  private:
-  [[nodiscard]] result<void> verify(std::span<const std::uint8_t> tag) noexcept;
-  result<std::size_t> fail(crypto_errc e) noexcept;
   friend struct detail::aead_test_access;
+  [[nodiscard]] detail::aead_opener_state& st() noexcept;
+  [[nodiscard]] const detail::aead_opener_state& st() const noexcept;
 
-  detail::aead_core core_;
-  std::uint8_t held_[aead_tag_size]{};
-  std::uint8_t held_len_ = 0;
-  tag_position position_ = tag_position::detached;
-  crypto_errc failure_{};
+  alignas(64) unsigned char storage_[detail::aead_opener_storage];
 };
 
 // ---- typed front ends ----------------------------------------------------
@@ -255,34 +296,39 @@ struct aead_suite {
   using key_span = std::span<const std::uint8_t, key_size>;
   using nonce_span = std::span<const std::uint8_t, nonce_size>;
 
-  [[nodiscard]] static result<std::size_t> seal(std::span<std::uint8_t> out, std::span<const std::uint8_t> pt,
-                                                std::span<const std::uint8_t> aad, nonce_span nonce,
-                                                key_span key) noexcept {
-    return aead_seal(Alg, out, pt, aad, nonce, key);
+  // seal: aead_seal with this algorithm.
+  [[nodiscard]] static result<std::size_t> seal(std::span<std::uint8_t> out, bytes_view pt, associated_data ad,
+                                                nonce_span nonce, key_span key) noexcept {
+    return aead_seal(Alg, out, pt, ad, nonce, key);
   }
+  // seal_detached: aead_seal_detached with this algorithm.
   [[nodiscard]] static result<void> seal_detached(std::span<std::uint8_t> ct, std::span<std::uint8_t, tag_size> tag,
-                                                  std::span<const std::uint8_t> pt, std::span<const std::uint8_t> aad,
-                                                  nonce_span nonce, key_span key) noexcept {
-    return aead_seal_detached(Alg, ct, tag, pt, aad, nonce, key);
-  }
-  [[nodiscard]] static result<std::size_t> open(std::span<std::uint8_t> out, std::span<const std::uint8_t> input,
-                                                std::span<const std::uint8_t> aad, nonce_span nonce,
-                                                key_span key) noexcept {
-    return aead_open(Alg, out, input, aad, nonce, key);
-  }
-  [[nodiscard]] static result<void> open_detached(std::span<std::uint8_t> out, std::span<const std::uint8_t> ct,
-                                                  std::span<const std::uint8_t, tag_size> tag,
-                                                  std::span<const std::uint8_t> aad, nonce_span nonce,
+                                                  bytes_view pt, associated_data ad, nonce_span nonce,
                                                   key_span key) noexcept {
-    return aead_open_detached(Alg, out, ct, tag, aad, nonce, key);
+    return aead_seal_detached(Alg, ct, tag, pt, ad, nonce, key);
+  }
+  // open: aead_open with this algorithm.
+  [[nodiscard]] static result<std::size_t> open(std::span<std::uint8_t> out, bytes_view input, associated_data ad,
+                                                nonce_span nonce, key_span key) noexcept {
+    return aead_open(Alg, out, input, ad, nonce, key);
+  }
+  // open_detached: aead_open_detached with this algorithm.
+  [[nodiscard]] static result<void> open_detached(std::span<std::uint8_t> out, bytes_view ct,
+                                                  std::span<const std::uint8_t, tag_size> tag, associated_data ad,
+                                                  nonce_span nonce, key_span key) noexcept {
+    return aead_open_detached(Alg, out, ct, tag, ad, nonce, key);
   }
 
+  // sealer: an aead_sealer whose init takes this algorithm's key and nonce sizes.
   class sealer : public aead_sealer {
    public:
+    // init cannot fail: the sizes are right by type.
     void init(key_span key, nonce_span nonce) noexcept { static_cast<void>(aead_sealer::init(Alg, key, nonce)); }
   };
+  // opener: an aead_opener whose init takes this algorithm's key and nonce sizes.
   class opener : public aead_opener {
    public:
+    // init cannot fail: the sizes are right by type.
     void init(key_span key, nonce_span nonce, tag_position position = tag_position::detached) noexcept {
       static_cast<void>(aead_opener::init(Alg, key, nonce, position));
     }
@@ -297,3 +343,9 @@ using aes128_gcm = aead_suite<aead_algorithm::aes128_gcm>;
 using aes256_gcm = aead_suite<aead_algorithm::aes256_gcm>;
 
 }  // namespace sealwire::crypto
+
+namespace sealwire {
+// parse<crypto::aead_algorithm> reads to_string's names (and the display names).
+template <>
+[[nodiscard]] SEALWIRE_API result<crypto::aead_algorithm> parse<crypto::aead_algorithm>(std::string_view text) noexcept;
+}  // namespace sealwire

@@ -21,22 +21,21 @@ namespace sealwire::crypto {
 // IV is any non-empty length. Errors: invalid_key (other key lengths,
 // including AES-192's 24), invalid_nonce (an empty IV), buffer_too_small.
 // A plaintext beyond 2^36 - 32 bytes is a contract failure.
-[[nodiscard]] result<void> aes_gcm_seal_detached(std::span<std::uint8_t> ct, std::span<std::uint8_t, aead_tag_size> tag,
-                                                 std::span<const std::uint8_t> pt, std::span<const std::uint8_t> aad,
-                                                 std::span<const std::uint8_t> iv,
-                                                 std::span<const std::uint8_t> key) noexcept;
+[[nodiscard]] SEALWIRE_API result<void> aes_gcm_seal_detached(std::span<std::uint8_t> ct,
+                                                              std::span<std::uint8_t, aead_tag_size> tag, bytes_view pt,
+                                                              associated_data ad, bytes_view iv,
+                                                              bytes_view key) noexcept;
 
 // aes_gcm_open_detached verifies the tag over ct and only then decrypts into
 // out. On failure out's first ct.size() bytes are zeroed. Errors:
 // authentication_failed (including a tag that is not 16 bytes), invalid_key,
 // invalid_nonce, buffer_too_small, message_too_long.
-[[nodiscard]] result<void> aes_gcm_open_detached(std::span<std::uint8_t> out, std::span<const std::uint8_t> ct,
-                                                 std::span<const std::uint8_t> tag, std::span<const std::uint8_t> aad,
-                                                 std::span<const std::uint8_t> iv,
-                                                 std::span<const std::uint8_t> key) noexcept;
+[[nodiscard]] SEALWIRE_API result<void> aes_gcm_open_detached(std::span<std::uint8_t> out, bytes_view ct,
+                                                              bytes_view tag, associated_data ad, bytes_view iv,
+                                                              bytes_view key) noexcept;
 
 // aes_gcm_provider names the AES-GCM kernels the current CPU level selects
 // ("portable", "aesni+pclmul", "vaes+vpclmul").
-[[nodiscard]] std::string_view aes_gcm_provider() noexcept;
+[[nodiscard]] SEALWIRE_API std::string_view aes_gcm_provider() noexcept;
 
 }  // namespace sealwire::crypto

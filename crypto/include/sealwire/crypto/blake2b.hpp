@@ -3,6 +3,7 @@
 // 1- to 64-byte output, incremental and one-shot.
 #pragma once
 
+#include <sealwire/crypto/export.hpp>
 #include <sealwire/crypto/result.hpp>
 
 #include <cstddef>
@@ -17,7 +18,7 @@ namespace sealwire::crypto {
 // full, block is buffered (it is compressed with the final flag). Copy the
 // object to snapshot a hash mid-stream. The state, which in keyed mode holds
 // the key, is wiped by finish and on destruction.
-class blake2b {
+class SEALWIRE_API blake2b {
  public:
   static constexpr std::size_t max_out_size = 64;
   static constexpr std::size_t max_key_size = 64;

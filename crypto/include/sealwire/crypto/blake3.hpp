@@ -3,6 +3,7 @@
 // Wilcox-O'Hearn, 2020): hash, keyed_hash and derive_key with extendable output.
 #pragma once
 
+#include <sealwire/crypto/export.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -19,7 +20,7 @@ namespace sealwire::crypto {
 // Whole chunks of the input go straight to the SIMD kernels of the current
 // CPU level (provider()), many chunks at a time; only a partial chunk is
 // buffered. Messages are limited to 2^64 - 1 bytes, outputs to 2^64 bytes.
-class blake3 {
+class SEALWIRE_API blake3 {
  public:
   static constexpr std::size_t key_size = 32;
   static constexpr std::size_t default_out_size = 32;

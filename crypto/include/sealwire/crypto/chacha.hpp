@@ -4,6 +4,7 @@
 // counter) and XChaCha (draft-irtf-cfrg-xchacha: 192-bit nonce via HChaCha).
 #pragma once
 
+#include <sealwire/crypto/export.hpp>
 #include <sealwire/crypto/stream_cipher.hpp>
 
 namespace sealwire::crypto {
@@ -16,7 +17,7 @@ namespace sealwire::crypto {
 //  - 24 bytes: XChaCha: subkey = HChaCha(key, nonce[0..16)), then original
 //    ChaCha with nonce[16..24) and a 64-bit counter (as libsodium's
 //    crypto_stream_xchacha20); 32-byte key.
-class chacha : public stream_cipher {
+class SEALWIRE_API chacha : public stream_cipher {
  public:
   chacha() noexcept = default;
 
@@ -28,7 +29,7 @@ class chacha : public stream_cipher {
 
 // hchacha derives a 32-byte subkey from a 32-byte key and a 16-byte input
 // (draft-irtf-cfrg-xchacha 2.2); rounds is 8, 12 or 20 (a contract).
-void hchacha(std::span<std::uint8_t, 32> out, std::span<const std::uint8_t, 32> key,
+SEALWIRE_API void hchacha(std::span<std::uint8_t, 32> out, std::span<const std::uint8_t, 32> key,
              std::span<const std::uint8_t, 16> nonce, unsigned rounds = 20) noexcept;
 
 inline void hchacha20(std::span<std::uint8_t, 32> out, std::span<const std::uint8_t, 32> key,

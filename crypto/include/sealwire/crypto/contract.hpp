@@ -3,6 +3,8 @@
 // respect) is a programming error, reported through one replaceable handler.
 #pragma once
 
+#include <sealwire/crypto/export.hpp>
+
 namespace sealwire {
 
 // contract_violation describes a failed precondition.
@@ -20,10 +22,10 @@ using contract_handler = void (*)(const contract_violation&) noexcept;
 
 // set_contract_handler installs h (nullptr restores the default, which prints
 // the violation to stderr and aborts) and returns the previous handler.
-contract_handler set_contract_handler(contract_handler h) noexcept;
+SEALWIRE_API contract_handler set_contract_handler(contract_handler h) noexcept;
 
 // contract_failure reports a violation to the installed handler.
-[[noreturn]] void contract_failure(const char* condition, const char* file, int line,
+[[noreturn]] SEALWIRE_API void contract_failure(const char* condition, const char* file, int line,
                                    const char* function) noexcept;
 
 }  // namespace sealwire

@@ -3,6 +3,7 @@
 // with a way to force a lower level so every SIMD path can be tested.
 #pragma once
 
+#include <sealwire/crypto/export.hpp>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -35,41 +36,41 @@ enum class level : std::uint8_t { portable = 0, sse41 = 1, avx2 = 2, avx512 = 3 
 inline constexpr level all_levels[] = {level::portable, level::sse41, level::avx2, level::avx512};
 
 // detected returns the features this CPU and OS support, ignoring any forcing.
-[[nodiscard]] std::uint32_t detected() noexcept;
+[[nodiscard]] SEALWIRE_API std::uint32_t detected() noexcept;
 
 // enabled returns the features kernels may use: detected() restricted to the
 // current maximum level. Cheap (one relaxed atomic load after the first call).
-[[nodiscard]] std::uint32_t enabled() noexcept;
+[[nodiscard]] SEALWIRE_API std::uint32_t enabled() noexcept;
 
 // has reports whether every feature in mask is enabled.
 [[nodiscard]] inline bool has(std::uint32_t mask) noexcept { return (enabled() & mask) == mask; }
 
 // detected_level is the highest level this machine supports.
-[[nodiscard]] level detected_level() noexcept;
+[[nodiscard]] SEALWIRE_API level detected_level() noexcept;
 
 // active_level is the highest level currently enabled.
-[[nodiscard]] level active_level() noexcept;
+[[nodiscard]] SEALWIRE_API level active_level() noexcept;
 
 // set_max_level restricts kernels to `max` and below (clamped to what the CPU
 // has) and returns the previous maximum. The environment variable
 // SEALWIRE_CPU=portable|sse41|avx2|avx512 sets the initial maximum; an
 // unrecognised value is ignored. Kernel choice is made per call, so the change
 // takes effect at the next operation; objects mid-operation keep working.
-level set_max_level(level max) noexcept;
+SEALWIRE_API level set_max_level(level max) noexcept;
 
 // parse_level maps "portable", "sse41", "avx2", "avx512" to a level.
-[[nodiscard]] std::optional<level> parse_level(std::string_view name) noexcept;
+[[nodiscard]] SEALWIRE_API std::optional<level> parse_level(std::string_view name) noexcept;
 
 // name returns the level's name as accepted by parse_level.
-[[nodiscard]] std::string_view name(level l) noexcept;
+[[nodiscard]] SEALWIRE_API std::string_view name(level l) noexcept;
 
 // feature_name returns the lower-case name of one feature ("avx2", "sha_ni", ...).
-[[nodiscard]] std::string_view feature_name(feature f) noexcept;
+[[nodiscard]] SEALWIRE_API std::string_view feature_name(feature f) noexcept;
 
 // level_features returns the features a level may use.
-[[nodiscard]] std::uint32_t level_features(level l) noexcept;
+[[nodiscard]] SEALWIRE_API std::uint32_t level_features(level l) noexcept;
 
 // available_levels returns the levels this machine can run, portable first.
-[[nodiscard]] std::span<const level> available_levels() noexcept;
+[[nodiscard]] SEALWIRE_API std::span<const level> available_levels() noexcept;
 
 }  // namespace sealwire::crypto::cpu

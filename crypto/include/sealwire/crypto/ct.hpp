@@ -3,6 +3,7 @@
 // and memory access do not depend on the secret values involved.
 #pragma once
 
+#include <sealwire/crypto/export.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -39,20 +40,20 @@ template <class T>
 // few no-op instructions when not running under valgrind; otherwise nothing.
 // The constant-time test (tests/ct) marks secrets undefined and requires that
 // no branch or address depends on them except through this call.
-void declassify(const void* p, std::size_t n) noexcept;
+SEALWIRE_API void declassify(const void* p, std::size_t n) noexcept;
 
 // equal compares two byte strings in time that depends only on their lengths.
 // Strings of different lengths are unequal (lengths are public). Only the
 // verdict is declassified.
-[[nodiscard]] bool equal(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b) noexcept;
+[[nodiscard]] SEALWIRE_API bool equal(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b) noexcept;
 
 // is_zero reports whether every byte is zero, in time that depends only on
 // the length. Only the verdict is declassified.
-[[nodiscard]] bool is_zero(std::span<const std::uint8_t> a) noexcept;
+[[nodiscard]] SEALWIRE_API bool is_zero(std::span<const std::uint8_t> a) noexcept;
 
 // select writes a to out when choose_a is true and b otherwise, reading both
 // inputs fully. out, a and b must have the same size (a contract).
-void select(std::span<std::uint8_t> out, bool choose_a, std::span<const std::uint8_t> a,
+SEALWIRE_API void select(std::span<std::uint8_t> out, bool choose_a, std::span<const std::uint8_t> a,
             std::span<const std::uint8_t> b) noexcept;
 
 // wipe overwrites memory with zeros in a way the compiler may not remove:

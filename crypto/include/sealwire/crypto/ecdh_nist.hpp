@@ -4,6 +4,7 @@
 // (RFC 9180 7.1.1) serializes them.
 #pragma once
 
+#include <sealwire/crypto/export.hpp>
 #include <sealwire/crypto/result.hpp>
 
 #include <cstddef>
@@ -20,7 +21,7 @@ enum class nist_curve { p256, p384, p521 };
 // each coordinate fixed-length big-endian); the shared secret is the X
 // coordinate of the product, fixed-length big-endian (SEC 1 3.3.1).
 template <nist_curve C>
-struct ecdh_nist {
+struct SEALWIRE_API ecdh_nist {
   static constexpr std::size_t scalar_size = C == nist_curve::p256 ? 32 : C == nist_curve::p384 ? 48 : 66;
   static constexpr std::size_t point_size = 1 + 2 * scalar_size;
   static constexpr std::size_t secret_size = scalar_size;

@@ -3,63 +3,39 @@
 // one-shot, with a constant-time tag check.
 #pragma once
 
-#include <sealwire/crypto/ct.hpp>
+#include <sealwire/crypto/export.hpp>
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <span>
 #include <string_view>
 
 namespace sealwire::crypto {
 namespace detail {
-
-// Which vector kernel's powers of r a state holds.
-enum class poly1305_powers : std::uint8_t { none, radix26x4, radix44x8 };
-
-// poly1305_state is the accumulator h (radix 2^64, h[2] holds bits 128 and
-// up) and the key halves r (clamped) and s. Every kernel leaves h in this
-// form, so kernels can alternate within a message. The vector kernels also
-// use powers of r, computed once a message is long enough.
-struct poly1305_state {
-  std::uint64_t h[3];
-  std::uint64_t r[2];
-  std::uint64_t s[2];
-  std::uint64_t absorbed;  // blocks absorbed with this key
-  poly1305_powers powers;  // what pw holds
-  // Per-lane powers of r, limb by limb (see poly1305.cpp); wiped only when set.
-  alignas(64) std::uint64_t pw[5 * 8];
-};
-
+struct poly1305_state;
+// Bytes of opaque storage a poly1305 keeps its state in (the key, the
+// accumulator, the powers of r the vector kernels use, a partial block).
+inline constexpr std::size_t poly1305_state_storage = 448;
 }  // namespace detail
 
 // poly1305 computes a tag over a message given in pieces of any size. A key
-// must never be used for two messages.
-class poly1305 {
+// must never be used for two messages. Not copyable; moving hands the state
+// over and wipes the source. Destruction wipes.
+class SEALWIRE_API poly1305 {
  public:
   static constexpr std::size_t key_size = 32;
   static constexpr std::size_t tag_size = 16;
   static constexpr std::size_t block_size = 16;
 
-  poly1305() noexcept : buf_len_(0) { st_.powers = detail::poly1305_powers::none; }
-  explicit poly1305(std::span<const std::uint8_t, key_size> key) noexcept : poly1305() { init(key); }
-  ~poly1305() { wipe(); }
+  // An unkeyed authenticator: init before use.
+  poly1305() noexcept;
+  // An authenticator keyed with `key` (r || s).
+  explicit poly1305(std::span<const std::uint8_t, key_size> key) noexcept;
+  ~poly1305();
   poly1305(const poly1305&) = delete;
   poly1305& operator=(const poly1305&) = delete;
-  // Moving hands the state over and wipes the source.
-  poly1305(poly1305&& other) noexcept : st_(other.st_), buf_len_(other.buf_len_) {
-    std::memcpy(buf_, other.buf_, sizeof buf_);
-    other.wipe();
-  }
-  poly1305& operator=(poly1305&& other) noexcept {
-    if (this != &other) {
-      st_ = other.st_;
-      std::memcpy(buf_, other.buf_, sizeof buf_);
-      buf_len_ = other.buf_len_;
-      other.wipe();
-    }
-    return *this;
-  }
+  poly1305(poly1305&& other) noexcept;
+  poly1305& operator=(poly1305&& other) noexcept;
 
   // init starts a new message with key = r || s.
   void init(std::span<const std::uint8_t, key_size> key) noexcept;
@@ -89,9 +65,9 @@ class poly1305 {
   void wipe() noexcept;
 
  private:
-  detail::poly1305_state st_;
-  std::uint8_t buf_[block_size];
-  std::uint8_t buf_len_;
+  [[nodiscard]] detail::poly1305_state& st() noexcept;
+
+  alignas(64) unsigned char storage_[detail::poly1305_state_storage];
 };
 
 }  // namespace sealwire::crypto

@@ -3,6 +3,7 @@
 // and XSalsa20 ("Extending the Salsa20 nonce", 2008) via HSalsa20.
 #pragma once
 
+#include <sealwire/crypto/export.hpp>
 #include <sealwire/crypto/stream_cipher.hpp>
 
 namespace sealwire::crypto {
@@ -12,7 +13,7 @@ namespace sealwire::crypto {
 //  - 24 bytes: XSalsa20: subkey = HSalsa20(key, nonce[0..16)), then Salsa20
 //    with nonce[16..24); 32-byte key.
 // The block counter is 64 bits.
-class salsa20 : public stream_cipher {
+class SEALWIRE_API salsa20 : public stream_cipher {
  public:
   salsa20() noexcept = default;
 
@@ -24,7 +25,7 @@ class salsa20 : public stream_cipher {
 
 // hsalsa derives a 32-byte subkey from a key and a 16-byte input (the XSalsa20
 // paper, section 2); rounds is 8, 12 or 20 (a contract).
-void hsalsa(std::span<std::uint8_t, 32> out, std::span<const std::uint8_t, 32> key,
+SEALWIRE_API void hsalsa(std::span<std::uint8_t, 32> out, std::span<const std::uint8_t, 32> key,
             std::span<const std::uint8_t, 16> nonce, unsigned rounds = 20) noexcept;
 
 inline void hsalsa20(std::span<std::uint8_t, 32> out, std::span<const std::uint8_t, 32> key,

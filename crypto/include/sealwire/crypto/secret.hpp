@@ -2,6 +2,7 @@
 // Owning containers for key material: wiped on destruction and when moved from.
 #pragma once
 
+#include <sealwire/crypto/export.hpp>
 #include <sealwire/crypto/ct.hpp>
 
 #include <array>
@@ -55,7 +56,7 @@ class secret_array {
 // secret_bytes owns a heap buffer of secret bytes. Destruction, clear() and
 // resize() wipe the old contents before the memory is released; a moved-from
 // secret_bytes is empty.
-class secret_bytes {
+class SEALWIRE_API secret_bytes {
  public:
   secret_bytes() noexcept = default;
   // Allocates n zero bytes. Allocation failure throws std::bad_alloc, as for

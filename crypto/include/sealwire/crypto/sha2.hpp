@@ -3,6 +3,7 @@
 // copyable state.
 #pragma once
 
+#include <sealwire/crypto/export.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -11,7 +12,7 @@
 namespace sealwire::crypto {
 namespace detail {
 
-struct sha256_traits {
+struct SEALWIRE_API sha256_traits {
   using word = std::uint32_t;
   static constexpr std::size_t digest_size = 32;
   static constexpr std::size_t block_size = 64;
@@ -21,7 +22,7 @@ struct sha256_traits {
   static std::string_view provider() noexcept;
 };
 
-struct sha512_traits {
+struct SEALWIRE_API sha512_traits {
   using word = std::uint64_t;
   static constexpr std::size_t digest_size = 64;
   static constexpr std::size_t block_size = 128;
@@ -32,7 +33,7 @@ struct sha512_traits {
 };
 
 // SHA-384 is SHA-512 with its own initial value, truncated (FIPS 180-4 6.5).
-struct sha384_traits : sha512_traits {
+struct SEALWIRE_API sha384_traits : sha512_traits {
   static constexpr std::size_t digest_size = 48;
   static const word iv[8];
 };
@@ -43,7 +44,7 @@ struct sha384_traits : sha512_traits {
 // blocks go straight from the input to the compression function, a partial
 // block is buffered. Copy it to snapshot a hash mid-stream.
 template <class Traits>
-class md_hash {
+class SEALWIRE_API md_hash {
  public:
   static constexpr std::size_t digest_size = Traits::digest_size;
   static constexpr std::size_t block_size = Traits::block_size;

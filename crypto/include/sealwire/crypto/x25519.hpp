@@ -3,6 +3,7 @@
 // Montgomery ladder, constant time.
 #pragma once
 
+#include <sealwire/crypto/export.hpp>
 #include <sealwire/crypto/result.hpp>
 
 #include <cstddef>
@@ -13,7 +14,7 @@
 namespace sealwire::crypto {
 
 // x25519 is the X25519 function of RFC 7748 section 5.
-struct x25519 {
+struct SEALWIRE_API x25519 {
   static constexpr std::size_t scalar_size = 32;
   static constexpr std::size_t point_size = 32;
   using scalar_span = std::span<const std::uint8_t, 32>;

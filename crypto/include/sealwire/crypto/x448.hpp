@@ -3,6 +3,7 @@
 // ladder, as used by HPKE's DHKEM(X448, HKDF-SHA512).
 #pragma once
 
+#include <sealwire/crypto/export.hpp>
 #include <sealwire/crypto/result.hpp>
 
 #include <cstddef>
@@ -13,7 +14,7 @@
 namespace sealwire::crypto {
 
 // x448 is the X448 function of RFC 7748 section 5 (Curve448, Montgomery ladder).
-struct x448 {
+struct SEALWIRE_API x448 {
   static constexpr std::size_t scalar_size = 56;
   static constexpr std::size_t point_size = 56;
   using scalar_span = std::span<const std::uint8_t, 56>;

@@ -24,11 +24,13 @@ enum class hpke_errc {
   export_too_long,           // Export length beyond the KDF's limit
   invalid_length,            // an input or output length outside the allowed range
   rng_failure,               // the random source failed during key generation
+  kem_mismatch,              // a key of another KEM than the suite's
 };
 
 // hpke_category is the error category of hpke_errc values.
-[[nodiscard]] const std::error_category& hpke_category() noexcept;
+[[nodiscard]] SEALWIRE_API const std::error_category& hpke_category() noexcept;
 
+// make_error_code makes hpke_errc values usable as std::error_code.
 [[nodiscard]] inline std::error_code make_error_code(hpke_errc e) noexcept {
   return {static_cast<int>(e), hpke_category()};
 }

@@ -3,13 +3,17 @@
 // preferences and the named limits of docs/protocol.md section 5.
 #pragma once
 
-#include <sealwire/hpke/hpke.hpp>
+#include <sealwire/crypto/export.hpp>
+#include <sealwire/crypto/parse.hpp>
+#include <sealwire/hpke/keys.hpp>
+#include <sealwire/hpke/suite.hpp>
 
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <span>
+#include <string_view>
 #include <vector>
 
 namespace sealwire::record {
@@ -32,6 +36,10 @@ enum class record_aead : std::uint16_t {
   xchacha20_poly1305 = 0xc003,
 };
 
+// to_string names a record AEAD: "aes128gcm", "aes256gcm", "chacha20poly1305",
+// "xchacha20poly1305" (what parse<record_aead> reads, as well as the numbers).
+[[nodiscard]] SEALWIRE_API std::string_view to_string(record_aead a) noexcept;
+
 // limits are the named limits of docs/protocol.md 5.
 struct limits {
   std::size_t max_record_size = 16 * 1024;         // content bytes per record, both directions
@@ -44,9 +52,9 @@ struct limits {
 };
 
 // client_config: the pinned server key, an optional client key, and the
-// client's preferences. Shared by any number of connections.
+// client's preferences. Shared by any number of connections. The KEM is the
+// server key's (X25519 or X448); a client key must be of the same KEM.
 struct client_config {
-  hpke::kem_id kem = hpke::kem_id::x25519;
   hpke::kdf_id kdf = hpke::kdf_id::hkdf_sha256;
   hpke::public_key server_key;                           // pinned
   std::shared_ptr<const hpke::private_key> client_key;   // set to authenticate as a client
@@ -54,9 +62,9 @@ struct client_config {
   record::limits limits;
 };
 
-// server_config: the server's static key and its acceptance policy.
+// server_config: the server's static key and its acceptance policy. The
+// KEM is the static key's (X25519 or X448).
 struct server_config {
-  hpke::kem_id kem = hpke::kem_id::x25519;
   std::shared_ptr<const hpke::private_key> static_key;
   std::vector<hpke::kdf_id> kdfs = {hpke::kdf_id::hkdf_sha256, hpke::kdf_id::hkdf_sha384,
                                     hpke::kdf_id::hkdf_sha512};
@@ -70,3 +78,9 @@ struct server_config {
 };
 
 }  // namespace sealwire::record
+
+namespace sealwire {
+// parse<record::record_aead> reads to_string's names and the protocol's numbers.
+template <>
+[[nodiscard]] SEALWIRE_API result<record::record_aead> parse<record::record_aead>(std::string_view text) noexcept;
+}  // namespace sealwire

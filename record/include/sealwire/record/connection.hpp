@@ -6,6 +6,8 @@
 #pragma once
 
 #include <sealwire/crypto/aead.hpp>
+#include <sealwire/crypto/export.hpp>
+#include <sealwire/crypto/secret.hpp>
 #include <sealwire/record/config.hpp>
 #include <sealwire/record/error.hpp>
 
@@ -20,16 +22,17 @@ namespace sealwire::record {
 
 enum class role : std::uint8_t { client, server };
 
-using bytes_view = std::span<const std::uint8_t>;
+using sealwire::bytes_view;
 
 namespace detail {
 struct handshake_state;
 struct connection_test_access;
 
-// One direction's traffic protection: secret, key, IV and sequence number.
+// One direction's traffic protection: secret, key (set up once per traffic
+// secret for all its records), IV and sequence number.
 struct direction_keys {
   crypto::secret_array<64> secret;  // traffic_n (nh bytes used)
-  crypto::secret_array<32> key;     // key_size bytes used
+  crypto::aead_key key;             // the traffic key, keyed for alg
   crypto::secret_array<24> iv;      // nonce_size bytes used
   std::uint64_t seq = 0;
   std::size_t nh = 0;
@@ -41,7 +44,7 @@ struct direction_keys {
 
 // A fixed-capacity byte buffer that is never value-initialised (sealing
 // writes every byte it hands out) and wiped when freed.
-class byte_buffer {
+class SEALWIRE_API byte_buffer {
  public:
   byte_buffer() noexcept = default;
   explicit byte_buffer(std::size_t capacity);
@@ -85,7 +88,7 @@ struct seal_result {
 // Threads: after the handshake, one thread may receive/read while another
 // writes/consumes (the two directions share only the failure flag). During
 // the handshake, use one thread.
-class connection {
+class SEALWIRE_API connection {
  public:
   // Creates a client connection; its ClientHello is ready in pending().
   [[nodiscard]] static result<connection> client(std::shared_ptr<const client_config> cfg) noexcept;

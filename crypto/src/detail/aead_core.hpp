@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: Apache-2.0
+// The states behind aead_key, aead_sealer and aead_opener's opaque storage:
+// a keyed algorithm, the cipher and MAC of one message, and the opener's
+// held-back tag bytes.
+#pragma once
+
+#include <sealwire/crypto/aead.hpp>
+#include <sealwire/crypto/poly1305.hpp>
+
+#include "gcm_state.hpp"
+#include "stream_state.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+namespace sealwire::crypto::detail {
+
+enum class aead_phase : std::uint8_t { idle, aad, text, done, failed };
+
+// How the Poly1305 input is laid out around the AAD and the ciphertext.
+enum class aead_mac_format : std::uint8_t {
+  rfc8439,    // aad, pad16, ct, pad16, le64(aad len), le64(ct len)
+  original,   // aad, le64(aad len), ct, le64(ct len)
+  secretbox,  // ct only
+};
+
+// aead_key_state is a key prepared for many messages: the raw key for the
+// ChaCha/Salsa family (their per-message setup is a few word loads), the
+// round keys, H and powers of H for AES-GCM.
+struct aead_key_state {
+  aead_algorithm alg = aead_algorithm::chacha20_poly1305;
+  bool keyed = false;
+  std::uint8_t key[32];  // ChaCha/Salsa family
+  gcm_key gcm;           // AES-GCM (J0 and the accumulator unused)
+
+  [[nodiscard]] result<void> init(aead_algorithm a, std::span<const std::uint8_t> k) noexcept;
+  void wipe() noexcept;
+};
+
+// aead_core is the keyed cipher and MAC of one message shared by sealer and
+// opener: the stream cipher and Poly1305 for the ChaCha/Salsa family, the
+// GCM state for AES-GCM. Only the part the current algorithm uses is
+// initialised, copied on a move and wiped.
+struct aead_core {
+  stream_state cipher;
+  poly1305 mac;
+  gcm_state gcm;
+  std::uint64_t aad_len = 0;
+  std::uint64_t text_len = 0;
+  std::uint64_t max_text = 0;
+  aead_algorithm alg = aead_algorithm::chacha20_poly1305;
+  aead_phase phase = aead_phase::idle;
+  aead_mac_format format = aead_mac_format::rfc8439;
+
+  aead_core() noexcept = default;
+  aead_core(const aead_core&) = delete;
+  aead_core& operator=(const aead_core&) = delete;
+  // move_from takes other's message state and wipes other.
+  void move_from(aead_core& other) noexcept;
+  ~aead_core() { wipe(); }
+
+  // start begins a message under a prepared key. Error: invalid_nonce.
+  [[nodiscard]] result<void> start(const aead_key_state& key, std::span<const std::uint8_t> nonce) noexcept;
+  // start_gcm begins an AES-GCM message with an IV of any non-zero length
+  // (SP 800-38D 7.1). Error: invalid_nonce.
+  [[nodiscard]] result<void> start_gcm(const aead_key_state& key, std::span<const std::uint8_t> iv) noexcept;
+  void add_aad(std::span<const std::uint8_t> aad) noexcept;
+  void begin_text() noexcept;
+  // crypt runs the cipher only; encrypt and decrypt also feed the MAC with
+  // the ciphertext, chunk by chunk while it is in L1.
+  void crypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept;
+  void encrypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept;
+  void decrypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept;
+  // authenticate feeds the MAC with ciphertext only (verify-first open).
+  void authenticate(std::span<const std::uint8_t> ct) noexcept;
+  void compute_tag(std::span<std::uint8_t, aead_tag_size> tag) noexcept;
+  void wipe() noexcept;
+  [[nodiscard]] std::string_view provider() const noexcept;
+};
+
+// aead_opener_state adds the opener's held-back bytes and sticky failure.
+struct aead_opener_state {
+  aead_core core;
+  std::uint8_t held[aead_tag_size] = {};
+  std::uint8_t held_len = 0;
+  tag_position position = tag_position::detached;
+  crypto_errc failure{};
+};
+
+static_assert(sizeof(aead_key_state) <= aead_key_storage && alignof(aead_key_state) <= 64);
+static_assert(sizeof(aead_core) <= aead_core_storage && alignof(aead_core) <= 64);
+static_assert(sizeof(aead_opener_state) <= aead_opener_storage && alignof(aead_opener_state) <= 64);
+
+}  // namespace sealwire::crypto::detail

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: Apache-2.0
+// The state of a ChaCha or Salsa20 stream, behind the public stream_cipher's
+// opaque storage, and the portable driver's functions on it.
+#pragma once
+
+#include <sealwire/crypto/result.hpp>
+#include <sealwire/crypto/stream_cipher.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <new>
+#include <span>
+#include <string_view>
+
+namespace sealwire::crypto::detail {
+
+enum class stream_family : std::uint8_t { chacha, salsa };
+
+// Keystream is generated ahead into a buffer of up to this many blocks when
+// the input comes in pieces smaller than the kernels' natural width.
+inline constexpr std::size_t stream_buffer_blocks = 16;
+
+// stream_state is the whole state of a ChaCha or Salsa20 stream. Kernels see
+// `words` (the input block; its counter words are ignored) and a 64-bit block
+// counter that they place in the family's counter words (ChaCha 12-13, Salsa20
+// 8-9). For the IETF ChaCha variant the driver passes (nonce word 0 << 32 |
+// counter) and never lets the low half wrap, so no kernel carries into the nonce.
+// The keystream buffer is left uninitialised until generated; only the
+// generated part (ks_high bytes) is ever read or wiped.
+struct stream_state {
+  alignas(64) std::uint8_t ks[64 * stream_buffer_blocks];  // keystream generated ahead
+  std::uint32_t words[16] = {};
+  std::uint64_t counter = 0;       // next block to generate
+  std::uint64_t counter_base = 0;  // the counter value of logical block 0
+  std::uint64_t last_counter = 0;  // highest block counter the variant allows
+  std::uint16_t ks_pos = 0;        // bytes of ks consumed
+  std::uint16_t ks_len = 0;        // bytes of ks generated (ks_len - ks_pos are buffered)
+  std::uint16_t ks_high = 0;       // most bytes of ks ever generated (what wipe must clear)
+  std::uint32_t buffered_blocks = 0;  // blocks generated through ks in this stream
+  std::uint8_t lookahead = 1;         // blocks the next refill generates at least
+  std::uint8_t rounds = 0;
+  stream_family family = stream_family::chacha;
+  bool exhausted = false;  // every allowed block has been generated
+};
+
+static_assert(sizeof(stream_state) <= stream_state_storage && alignof(stream_state) <= 64,
+              "stream_cipher's storage is too small for its state");
+
+// stream_wipe clears the key and the keystream that was generated.
+void stream_wipe(stream_state& st) noexcept;
+
+[[nodiscard]] result<void> stream_xor(stream_state& st, std::uint8_t* out, const std::uint8_t* in,
+                                      std::size_t n) noexcept;
+[[nodiscard]] result<void> stream_seek(stream_state& st, std::uint64_t block, std::size_t offset) noexcept;
+[[nodiscard]] std::string_view stream_provider(stream_family f) noexcept;
+// stream_start resets the position to block `first` with nothing buffered.
+void stream_start(stream_state& st, std::uint64_t first) noexcept;
+
+// Keying shared by the public cipher classes and the AEADs. Lengths as in
+// chacha::init and salsa20::init.
+[[nodiscard]] result<void> chacha_setup(stream_state& st, std::span<const std::uint8_t> key,
+                                        std::span<const std::uint8_t> nonce, unsigned rounds) noexcept;
+[[nodiscard]] result<void> salsa_setup(stream_state& st, std::span<const std::uint8_t> key,
+                                       std::span<const std::uint8_t> nonce, unsigned rounds) noexcept;
+
+}  // namespace sealwire::crypto::detail
