@@ -7,6 +7,8 @@
 #include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
 
+#include "log_bridge.hpp"
+
 #include <cstdio>
 
 using namespace sealwire;
@@ -27,6 +29,7 @@ int main(int argc, char** argv) {
   connect->add_option("--window", window, "scripted messages in flight")->capture_default_str();
   connect->add_option("--timeout", timeout_s, "scripted mode: give up after this many seconds")->capture_default_str();
   CLI11_PARSE(app, argc, argv);
+  chat::route_library_log();  // the library logs at debug: shown when spdlog's level allows
 
   try {
     chat::client_options opts;
