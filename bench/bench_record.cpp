@@ -141,7 +141,7 @@ void register_sans_io() {
   register_records(record::record_aead::aes128_gcm, crypto::aead_algorithm::aes128_gcm, ".aes128_gcm");
   // One 16 KiB record fed in pieces (the largest "piece" is the whole record).
   const std::size_t wire_size = 16384 + 4 + 1 + 16;
-  for (std::size_t piece : {std::size_t{100}, std::size_t{1000}, wire_size}) {
+  for (std::size_t piece : {std::size_t{100}, std::size_t{1000}, std::size_t{1448}, wire_size}) {
     add("record.open_pieces", piece, "sealwire", [piece](benchmark::State& st) {
       auto e = connected();
       const bytes pt = pattern(16384);
