@@ -14,6 +14,15 @@ namespace {
 
 constexpr auto algorithm = crypto::aead_algorithm::xchacha20_poly1305;
 
+// sized makes the output vector, or reports that memory ran out.
+result<std::vector<std::uint8_t>> sized(std::size_t n) {
+  try {
+    return std::vector<std::uint8_t>(n);
+  } catch (const std::bad_alloc&) {
+    return std::make_error_code(std::errc::not_enough_memory);
+  }
+}
+
 }  // namespace
 
 result<key> key::generate() noexcept {
@@ -54,25 +63,17 @@ result<std::size_t> open_into(std::span<std::uint8_t> out, const key& k, bytes_v
 }
 
 result<std::vector<std::uint8_t>> seal(const key& k, bytes_view plaintext, associated_data ad) {
-  std::vector<std::uint8_t> out;
-  try {
-    out.resize(sealed_size(plaintext.size()));
-  } catch (const std::bad_alloc&) {
-    return std::make_error_code(std::errc::not_enough_memory);
-  }
-  if (auto r = seal_into(out, k, plaintext, ad); !r) return r.error();
+  auto out = sized(sealed_size(plaintext.size()));
+  if (!out) return out;
+  if (auto r = seal_into(*out, k, plaintext, ad); !r) return r.error();
   return out;
 }
 
 result<std::vector<std::uint8_t>> open(const key& k, bytes_view sealed, associated_data ad) {
   if (sealed.size() < overhead) return crypto_errc::authentication_failed;
-  std::vector<std::uint8_t> out;
-  try {
-    out.resize(opened_size(sealed.size()));
-  } catch (const std::bad_alloc&) {
-    return std::make_error_code(std::errc::not_enough_memory);
-  }
-  if (auto r = open_into(out, k, sealed, ad); !r) return r.error();
+  auto out = sized(opened_size(sealed.size()));
+  if (!out) return out;
+  if (auto r = open_into(*out, k, sealed, ad); !r) return r.error();
   return out;
 }
 

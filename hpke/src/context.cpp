@@ -161,20 +161,35 @@ result<std::size_t> recipient_context::open(std::span<std::uint8_t> out, bytes_v
   return *r;
 }
 
-result<sender_setup> setup_sender(const suite& s, const public_key& recipient, const sender_options& o) noexcept {
+namespace {
+
+// checked_kem runs the checks both setups share (the suite, the mode against
+// its inputs, the keys' presence and KEM) and returns the suite's KEM.
+template <class RecipientKey, class SenderKey>
+result<const detail::kem_desc*> checked_kem(const suite& s, mode m, bytes_view psk, bytes_view psk_id,
+                                            const RecipientKey& recipient, const SenderKey* sender,
+                                            hpke_errc empty_recipient, hpke_errc empty_sender) noexcept {
   if (auto r = check_suite(s); !r) return r.error();
-  if (auto r = verify_inputs(o.mode, o.psk, o.psk_id, o.sender_key != nullptr); !r) return r.error();
-  const detail::kem_desc* kem_p = detail::find_kem(s.kem);
-  SEALWIRE_EXPECTS(kem_p != nullptr);  // check_suite passed
-  const detail::kem_desc& kem = *kem_p;
-  if (auto r = check_key(recipient, s.kem, hpke_errc::invalid_public_key); !r) return r.error();
-  if (o.sender_key != nullptr) {
-    if (auto r = check_key(*o.sender_key, s.kem, hpke_errc::invalid_private_key); !r) return r.error();
+  if (auto r = verify_inputs(m, psk, psk_id, sender != nullptr); !r) return r.error();
+  if (auto r = check_key(recipient, s.kem, empty_recipient); !r) return r.error();
+  if (sender != nullptr) {
+    if (auto r = check_key(*sender, s.kem, empty_sender); !r) return r.error();
   }
+  const detail::kem_desc* kem = detail::find_kem(s.kem);
+  SEALWIRE_EXPECTS(kem != nullptr);  // check_suite passed
+  return kem;
+}
+
+}  // namespace
+
+result<sender_setup> setup_sender(const suite& s, const public_key& recipient, const sender_options& o) noexcept {
+  auto kem = checked_kem(s, o.mode, o.psk, o.psk_id, recipient, o.sender_key, hpke_errc::invalid_public_key,
+                         hpke_errc::invalid_private_key);
+  if (!kem) return kem.error();
   std::uint8_t shared[64];
   sender_setup out;
-  if (auto r = detail::encap(kem, shared, out.enc, recipient, o.sender_key, o.ikm_e); !r) return r.error();
-  context_builder::key_schedule(out.context, s, o.mode, bytes_view(shared, kem.sizes.secret), o.info, o.psk,
+  if (auto r = detail::encap(**kem, shared, out.enc, recipient, o.sender_key, o.ikm_e); !r) return r.error();
+  context_builder::key_schedule(out.context, s, o.mode, bytes_view(shared, (*kem)->sizes.secret), o.info, o.psk,
                                 o.psk_id);
   crypto::ct::wipe(shared, sizeof shared);
   return out;
@@ -182,19 +197,13 @@ result<sender_setup> setup_sender(const suite& s, const public_key& recipient, c
 
 result<recipient_context> setup_recipient(const suite& s, bytes_view enc, const private_key& recipient,
                                           const recipient_options& o) noexcept {
-  if (auto r = check_suite(s); !r) return r.error();
-  if (auto r = verify_inputs(o.mode, o.psk, o.psk_id, o.sender_key != nullptr); !r) return r.error();
-  const detail::kem_desc* kem_p = detail::find_kem(s.kem);
-  SEALWIRE_EXPECTS(kem_p != nullptr);  // check_suite passed
-  const detail::kem_desc& kem = *kem_p;
-  if (auto r = check_key(recipient, s.kem, hpke_errc::invalid_private_key); !r) return r.error();
-  if (o.sender_key != nullptr) {
-    if (auto r = check_key(*o.sender_key, s.kem, hpke_errc::invalid_public_key); !r) return r.error();
-  }
+  auto kem = checked_kem(s, o.mode, o.psk, o.psk_id, recipient, o.sender_key, hpke_errc::invalid_private_key,
+                         hpke_errc::invalid_public_key);
+  if (!kem) return kem.error();
   std::uint8_t shared[64];
-  if (auto r = detail::decap(kem, shared, enc, recipient, o.sender_key); !r) return r.error();
+  if (auto r = detail::decap(**kem, shared, enc, recipient, o.sender_key); !r) return r.error();
   recipient_context ctx;
-  context_builder::key_schedule(ctx, s, o.mode, bytes_view(shared, kem.sizes.secret), o.info, o.psk, o.psk_id);
+  context_builder::key_schedule(ctx, s, o.mode, bytes_view(shared, (*kem)->sizes.secret), o.info, o.psk, o.psk_id);
   crypto::ct::wipe(shared, sizeof shared);
   return ctx;
 }

@@ -76,7 +76,8 @@ namespace detail {
 // result<T> holds either a T or a non-zero std::error_code, like
 // std::expected<T, std::error_code>:
 //   - value() returns the value, and throws bad_result_access (a
-//     std::system_error carrying the code) when there is none;
+//     std::system_error carrying the code) when there is none; it is not
+//     [[nodiscard]], so `f().value();` checks a result and throws on error;
 //   - value_or(v) returns the value or v;
 //   - error() returns the error (an empty error_code when a value is held);
 //   - operator* and operator-> are the unchecked accessors of
@@ -105,11 +106,11 @@ class [[nodiscard]] result {
   explicit operator bool() const noexcept { return has_value(); }
 
   // value returns the value; throws bad_result_access carrying the error when there is none.
-  [[nodiscard]] T& value() & { return *thrown(); }
+  T& value() & { return *thrown(); }
   // value returns the value; throws bad_result_access carrying the error when there is none.
-  [[nodiscard]] const T& value() const& { return *thrown(); }
+  const T& value() const& { return *thrown(); }
   // value moves the value out; throws bad_result_access carrying the error when there is none.
-  [[nodiscard]] T&& value() && { return std::move(*thrown()); }
+  T&& value() && { return std::move(*thrown()); }
 
   // value_or returns the value, or `fallback` converted to T when an error is held.
   template <class U>
