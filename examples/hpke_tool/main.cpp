@@ -3,6 +3,7 @@
 // sealing and opening files or pipes, secret export, and a JSON-lines batch
 // mode for interop testing. See docs/hpke-tool.md.
 #include "batch.hpp"
+#include "key_file.hpp"
 
 #include <sealwire/crypto/hex.hpp>
 #include <sealwire/hpke/hpke.hpp>
@@ -59,6 +60,10 @@ bytes hex_or_empty(const std::string& s) {
 
 bytes text_bytes(const std::string& s) { return bytes(s.begin(), s.end()); }
 
+std::span<const std::uint8_t> as_bytes(const std::string& s) {
+  return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size()};
+}
+
 void write_output(const std::string& path, std::span<const std::uint8_t> data) {
   if (path.empty() || path == "-") {
     std::fwrite(data.data(), 1, data.size(), stdout);
@@ -69,15 +74,6 @@ void write_output(const std::string& path, std::span<const std::uint8_t> data) {
   if (!f || !f.write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(data.size()))) {
     throw failure{"cannot write " + path};
   }
-}
-
-void write_private(const std::string& path, std::span<const std::uint8_t> data) {
-  // A private key file is created readable by its owner only.
-  std::filesystem::remove(path);
-  write_output(path, {});
-  std::filesystem::permissions(path, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write,
-                               std::filesystem::perm_options::replace);
-  write_output(path, data);
 }
 
 template <class T>
@@ -154,11 +150,12 @@ int main(int argc, char** argv) {
   // keygen
   auto* keygen = app.add_subcommand("keygen", "generate (or derive) a key pair; writes PREFIX.priv and PREFIX.pub");
   std::string kem_name = "x25519", ikm_hex, prefix = "hpke";
-  bool as_hex = false;
+  bool as_hex = false, force = false;
   keygen->add_option("--kem", kem_name, "x25519, x448, p256, p384 or p521 (or a KEM id)");
   keygen->add_option("--ikm", ikm_hex, "derive deterministically from this input keying material (hex)");
   keygen->add_option("--out", prefix, "file prefix (default hpke)");
   keygen->add_flag("--hex", as_hex, "write the keys as hex text rather than raw bytes");
+  keygen->add_flag("--force", force, "replace existing key files (atomically; otherwise they are never overwritten)");
 
   // seal / open
   common seal_opts, open_opts, export_opts;
@@ -193,11 +190,11 @@ int main(int argc, char** argv) {
       if (!kem) throw failure{"unknown KEM " + kem_name};
       auto kp = ikm_hex.empty() ? check(hpke::generate_key_pair(*kem), "keygen")
                                 : check(hpke::derive_key_pair(*kem, hex_or_empty(ikm_hex)), "derive");
-      const std::string priv_hex = crypto::to_hex(kp.priv.bytes()) + "\n", pub_hex = crypto::to_hex(kp.pub.bytes()) + "\n";
-      write_private(prefix + ".priv", as_hex ? std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(priv_hex.data()), priv_hex.size())
-                                             : kp.priv.bytes());
-      write_output(prefix + ".pub", as_hex ? std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(pub_hex.data()), pub_hex.size())
-                                           : kp.pub.bytes());
+      std::string priv_hex = crypto::to_hex(kp.priv.bytes()) + "\n";
+      const sealwire::tools::wipe_on_exit wipe(priv_hex);
+      const std::string pub_hex = crypto::to_hex(kp.pub.bytes()) + "\n";
+      sealwire::tools::write_key_pair_files(prefix + ".priv", as_hex ? as_bytes(priv_hex) : kp.priv.bytes(),
+                                            prefix + ".pub", as_hex ? as_bytes(pub_hex) : kp.pub.bytes(), force);
       std::fprintf(stderr, "wrote %s.priv (mode 0600) and %s.pub; public key %s", prefix.c_str(), prefix.c_str(),
                    pub_hex.c_str());
       return 0;
@@ -264,6 +261,10 @@ int main(int argc, char** argv) {
     if (batch->parsed()) return run_batch();
   } catch (const failure& f) {
     std::fprintf(stderr, "sealwire-hpke: %s\n", f.message.c_str());
+    return 1;
+  } catch (const sealwire::tools::key_file_error& e) {
+    const bool exists = e.code() == std::errc::file_exists;
+    std::fprintf(stderr, "sealwire-hpke: %s%s\n", e.what(), exists ? "; keygen --force replaces it" : "");
     return 1;
   }
   return 0;
