@@ -3,6 +3,7 @@
 // sealing and opening files or pipes, secret export, and a JSON-lines batch
 // mode for interop testing. See docs/hpke-tool.md.
 #include "batch.hpp"
+#include "hpke_ops.hpp"
 #include "key_file.hpp"
 
 #include <sealwire/crypto/hex.hpp>
@@ -24,6 +25,7 @@ namespace {
 using bytes = std::vector<std::uint8_t>;
 namespace hpke = sealwire::hpke;
 namespace crypto = sealwire::crypto;
+namespace tool = sealwire::tool;
 
 struct failure {
   std::string message;
@@ -91,7 +93,7 @@ hpke::mode parse_mode(const std::string& m) {
 }
 
 hpke::suite parse_suite_arg(const std::string& s) {
-  auto suite = sealwire::tool::parse_suite(s);
+  auto suite = tool::parse_suite(s);
   if (!suite) throw failure{"cannot parse --suite \"" + s + "\" (KEM,KDF,AEAD)"};
   if (auto r = hpke::check_suite(*suite); !r) throw failure{"suite " + s + ": " + r.error().message()};
   return *suite;
@@ -130,16 +132,6 @@ struct common {
     return read_file(in);
   }
 };
-
-int run_batch() {
-  std::string line;
-  while (std::getline(std::cin, line)) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.find_first_not_of(" \t") == std::string::npos) continue;
-    std::cout << sealwire::tool::handle_batch_line(line) << '\n' << std::flush;
-  }
-  return 0;
-}
 
 }  // namespace
 
@@ -186,7 +178,7 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   try {
     if (keygen->parsed()) {
-      const auto kem = sealwire::tool::parse_kem(kem_name);
+      const auto kem = tool::parse_kem(kem_name);
       if (!kem) throw failure{"unknown KEM " + kem_name};
       auto kp = ikm_hex.empty() ? check(hpke::generate_key_pair(*kem), "keygen")
                                 : check(hpke::derive_key_pair(*kem, hex_or_empty(ikm_hex)), "derive");
@@ -201,9 +193,9 @@ int main(int argc, char** argv) {
     }
     if (seal->parsed()) {
       const auto s = parse_suite_arg(seal_opts.suite);
-      const auto pk = check(hpke::public_key::from(s.kem, key_bytes(recipient_pk)), "recipient key");
+      const auto pk = check(tool::load_public_key(s.kem, key_bytes(recipient_pk)), "recipient key");
       std::optional<hpke::private_key> sk;
-      if (!sender_sk.empty()) sk = check(hpke::private_key::from(s.kem, key_bytes(sender_sk)), "sender key");
+      if (!sender_sk.empty()) sk = check(tool::load_private_key(s.kem, key_bytes(sender_sk)), "sender key");
       const bytes info = seal_opts.info_bytes(), psk = seal_opts.psk_bytes(), psk_id = seal_opts.psk_id_bytes();
       const bytes ikm = hex_or_empty(ikm_e), aad = seal_opts.aad_bytes(), pt = seal_opts.input();
       auto setup = check(hpke::setup_sender(s, pk, {.mode = parse_mode(seal_opts.mode), .info = info, .psk = psk,
@@ -211,15 +203,15 @@ int main(int argc, char** argv) {
                          "setup");
       bytes out(setup.enc.size() + pt.size() + setup.context.tag_size());
       std::copy(setup.enc.bytes().begin(), setup.enc.bytes().end(), out.begin());
-      static_cast<void>(check(setup.context.seal(std::span(out).subspan(setup.enc.size()), aad, pt), "seal"));
+      static_cast<void>(check(tool::seal_message(setup.context, std::span(out).subspan(setup.enc.size()), pt, aad), "seal"));
       write_output(seal_opts.out, out);
       return 0;
     }
     if (open->parsed()) {
       const auto s = parse_suite_arg(open_opts.suite);
-      const auto sk = check(hpke::private_key::from(s.kem, key_bytes(recipient_sk)), "recipient key");
+      const auto sk = check(tool::load_private_key(s.kem, key_bytes(recipient_sk)), "recipient key");
       std::optional<hpke::public_key> pkS;
-      if (!sender_pk.empty()) pkS = check(hpke::public_key::from(s.kem, key_bytes(sender_pk)), "sender key");
+      if (!sender_pk.empty()) pkS = check(tool::load_public_key(s.kem, key_bytes(sender_pk)), "sender key");
       const auto sizes = check(hpke::kem_info(s.kem), "suite");
       const bytes in = open_opts.input();
       if (in.size() < sizes.enc) throw failure{"input shorter than an encapsulated key"};
@@ -230,7 +222,7 @@ int main(int argc, char** argv) {
                                               .psk_id = psk_id, .sender_key = pkS ? &*pkS : nullptr}),
                        "setup");
       bytes pt(in.size() - sizes.enc);
-      const std::size_t n = check(ctx.open(pt, aad, std::span(in).subspan(sizes.enc)), "open");
+      const std::size_t n = check(tool::open_message(ctx, pt, std::span(in).subspan(sizes.enc), aad), "open");
       write_output(open_opts.out, std::span(pt).first(n));
       return 0;
     }
@@ -240,7 +232,7 @@ int main(int argc, char** argv) {
       const bytes exp_ctx = hex_or_empty(exp_ctx_hex);
       bytes secret(exp_len);
       if (!exp_recipient.empty()) {
-        const auto pk = check(hpke::public_key::from(s.kem, key_bytes(exp_recipient)), "recipient key");
+        const auto pk = check(tool::load_public_key(s.kem, key_bytes(exp_recipient)), "recipient key");
         auto setup = check(hpke::setup_sender(s, pk, {.mode = parse_mode(export_opts.mode), .info = info, .psk = psk,
                                                       .psk_id = psk_id, .sender_key = nullptr, .ikm_e = {}}),
                            "setup");
@@ -249,7 +241,7 @@ int main(int argc, char** argv) {
         return 0;
       }
       if (exp_key.empty() || exp_enc.empty()) throw failure{"export needs --recipient, or --key and --enc"};
-      const auto sk = check(hpke::private_key::from(s.kem, key_bytes(exp_key)), "recipient key");
+      const auto sk = check(tool::load_private_key(s.kem, key_bytes(exp_key)), "recipient key");
       auto ctx = check(hpke::setup_recipient(s, hex_or_empty(exp_enc), sk,
                                              {.mode = parse_mode(export_opts.mode), .info = info, .psk = psk,
                                               .psk_id = psk_id, .sender_key = nullptr}),
@@ -258,7 +250,7 @@ int main(int argc, char** argv) {
       std::printf("secret %s\n", crypto::to_hex(secret).c_str());
       return 0;
     }
-    if (batch->parsed()) return run_batch();
+    if (batch->parsed()) return tool::run_batch(std::cin, std::cout);
   } catch (const failure& f) {
     std::fprintf(stderr, "sealwire-hpke: %s\n", f.message.c_str());
     return 1;
