@@ -5,6 +5,7 @@
 #include "batch.hpp"
 #include "hpke_ops.hpp"
 #include "key_file.hpp"
+#include "vectors.hpp"
 
 #include <sealwire/crypto/hex.hpp>
 #include <sealwire/hpke/hpke.hpp>
@@ -175,6 +176,12 @@ int main(int argc, char** argv) {
 
   auto* batch = app.add_subcommand("batch", "JSON requests on stdin, one per line; JSON responses on stdout");
 
+  auto* vectors = app.add_subcommand("vectors", "check an RFC 9180 test-vector file (JSON); table by suite and mode");
+  std::string vectors_file;
+  bool vectors_quiet = false;
+  vectors->add_option("FILE", vectors_file, "the test-vector file (the CFRG's test-vectors.json format)")->required();
+  vectors->add_flag("--quiet", vectors_quiet, "no progress line on stderr");
+
   CLI11_PARSE(app, argc, argv);
   try {
     if (keygen->parsed()) {
@@ -251,6 +258,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (batch->parsed()) return tool::run_batch(std::cin, std::cout);
+    if (vectors->parsed()) return tool::run_vectors(vectors_file, std::cout, std::cerr, {.progress = !vectors_quiet});
   } catch (const failure& f) {
     std::fprintf(stderr, "sealwire-hpke: %s\n", f.message.c_str());
     return 1;
