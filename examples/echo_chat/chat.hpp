@@ -73,7 +73,7 @@ struct server_options {
   boost::asio::ip::tcp::endpoint listen;
   hpke::kem_id kem = hpke::kem_id::x25519;
   std::shared_ptr<const hpke::private_key> key;
-  unsigned threads = 0;  // 0: one per core
+  unsigned threads = 0;  // worker threads; 0: one per core
   chat::limits limits;
 };
 
@@ -99,10 +99,12 @@ class server {
   server(const server&) = delete;
   server& operator=(const server&) = delete;
 
-  // start binds, listens and runs the threads; returns the bound endpoint.
+  // start binds, listens and serves on the worker threads (an
+  // asio::thread_pool of options.threads); returns the bound endpoint.
   boost::asio::ip::tcp::endpoint start();
-  // stop closes every connection and joins the threads. Not from one of
-  // the server's own threads (it would join itself).
+  // stop closes the listener and every connection, waits for them to close
+  // and joins the worker threads. Idempotent; the destructor calls it. Not
+  // from one of the server's own threads (it would join itself).
   void stop();
   [[nodiscard]] server_stats stats() const;
 
@@ -110,7 +112,7 @@ class server {
 
  private:
   std::shared_ptr<state> state_;
-  std::vector<std::thread> threads_;
+  bool started_ = false, stopped_ = false;
 };
 
 // ---- client ----
@@ -149,7 +151,7 @@ struct client_report {
   std::chrono::microseconds handshake{0}, total{0};
 };
 
-// run_script runs one scripted client on `io` (the caller runs io).
+// run_script runs one scripted client on `io` (the caller runs io, on one thread).
 void run_script(boost::asio::io_context& io, client_options options, script s,
                 std::function<void(client_report)> done);
 
