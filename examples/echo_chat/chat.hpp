@@ -33,13 +33,17 @@ namespace sealwire::chat {
 // ---- keys ----
 
 // A key file holds one line: "sealwire-x25519-private <hex>" (or -public,
-// or x448). Private key files are created with mode 0600.
+// or x448).
 struct key_file_error : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 [[nodiscard]] hpke::key_pair generate_keys(hpke::kem_id kem);
-void write_private_key(const std::string& path, const hpke::private_key& key, hpke::kem_id kem);
-void write_public_key(const std::string& path, const hpke::public_key& key, hpke::kem_id kem);
+// write_key_files writes the private key file (mode 0600) and the public one
+// through tools::write_key_pair_files: existing files are kept (a
+// tools::key_file_error with code file_exists, nothing written) unless
+// overwrite is set, and then replaced atomically.
+void write_key_files(const std::string& private_path, const std::string& public_path, const hpke::key_pair& kp,
+                     hpke::kem_id kem, bool overwrite = false);
 [[nodiscard]] std::pair<hpke::kem_id, hpke::private_key> read_private_key(const std::string& path);
 // parse_public_key accepts a key file's path, a key file's line, or bare hex.
 [[nodiscard]] std::pair<hpke::kem_id, hpke::public_key> parse_public_key(const std::string& file_or_hex);
@@ -69,7 +73,7 @@ struct server_options {
   boost::asio::ip::tcp::endpoint listen;
   hpke::kem_id kem = hpke::kem_id::x25519;
   std::shared_ptr<const hpke::private_key> key;
-  unsigned threads = 0;  // 0: one per core
+  unsigned threads = 0;  // worker threads; 0: one per core
   chat::limits limits;
 };
 
@@ -95,10 +99,12 @@ class server {
   server(const server&) = delete;
   server& operator=(const server&) = delete;
 
-  // start binds, listens and runs the threads; returns the bound endpoint.
+  // start binds, listens and serves on the worker threads (an
+  // asio::thread_pool of options.threads); returns the bound endpoint.
   boost::asio::ip::tcp::endpoint start();
-  // stop closes every connection and joins the threads. Not from one of
-  // the server's own threads (it would join itself).
+  // stop closes the listener and every connection, waits for them to close
+  // and joins the worker threads. Idempotent; the destructor calls it. Not
+  // from one of the server's own threads (it would join itself).
   void stop();
   [[nodiscard]] server_stats stats() const;
 
@@ -106,7 +112,7 @@ class server {
 
  private:
   std::shared_ptr<state> state_;
-  std::vector<std::thread> threads_;
+  bool started_ = false, stopped_ = false;
 };
 
 // ---- client ----
@@ -145,7 +151,7 @@ struct client_report {
   std::chrono::microseconds handshake{0}, total{0};
 };
 
-// run_script runs one scripted client on `io` (the caller runs io).
+// run_script runs one scripted client on `io` (the caller runs io, on one thread).
 void run_script(boost::asio::io_context& io, client_options options, script s,
                 std::function<void(client_report)> done);
 

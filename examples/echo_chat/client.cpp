@@ -113,7 +113,7 @@ class line_client : public std::enable_shared_from_this<line_client> {
 
   record::stream<tcp::socket> stream_;
   asio::steady_timer signal_;    // wakes the writer
-  asio::steady_timer progress_;  // wakes the scripted sender (joined, echoes)
+  asio::steady_timer progress_;  // wakes the scripted sender (joined, echoes, the reader's end)
   std::deque<std::string> queue_;
   std::string in_;
   std::size_t scan_from_ = 0;
@@ -200,20 +200,29 @@ awaitable<void> script_main(std::shared_ptr<script_state> st, asio::io_context& 
     asio::co_spawn(io, c.writer(st->client), asio::detached);
     c.send("/nick " + st->options.nick + "\n");
     // The reader runs beside this coroutine, which sends.
-    asio::co_spawn(io, script_reader(st), [st](std::exception_ptr) { st->reader_done = true; });
-    asio::steady_timer wait(io);
-    auto pause = [&]() -> awaitable<void> {
-      wait.expires_after(std::chrono::milliseconds(2));
-      co_await wait.async_wait(use_tuple);
+    // Its end is signalled like every other event this coroutine waits
+    // for: by cancelling progress_ (all of this runs on one thread, so a
+    // condition checked just before the wait cannot be missed).
+    asio::co_spawn(io, script_reader(st), [st](std::exception_ptr) {
+      st->reader_done = true;
+      st->client->progress_.cancel();
+    });
+    auto wait_for_progress = [&]() -> awaitable<void> {
+      c.progress_.expires_at(clock_type::time_point::max());
+      co_await c.progress_.async_wait(use_tuple);
     };
-    while (!st->joined && !c.closed_) co_await pause();
-    if (st->s.may_start)
-      while (!st->s.may_start() && !c.closed_) co_await pause();
-    for (std::size_t i = 0; i < st->s.count && !c.closed_; ++i) {
-      while (st->in_flight >= st->s.window && !c.closed_) {
-        c.progress_.expires_at(clock_type::time_point::max());
-        co_await c.progress_.async_wait(use_tuple);
+    while (!st->joined && !c.closed_) co_await wait_for_progress();  // the reader signals the join
+    asio::steady_timer wait(io);
+    if (st->s.may_start) {
+      // may_start is a predicate the caller owns (a barrier over clients on
+      // other threads): polled.
+      while (!st->s.may_start() && !c.closed_) {
+        wait.expires_after(std::chrono::milliseconds(2));
+        co_await wait.async_wait(use_tuple);
       }
+    }
+    for (std::size_t i = 0; i < st->s.count && !c.closed_; ++i) {
+      while (st->in_flight >= st->s.window && !c.closed_) co_await wait_for_progress();
       if (c.closed_) break;
       c.send(make_message(i, st->s.size) + "\n");
       ++st->in_flight;
@@ -223,7 +232,7 @@ awaitable<void> script_main(std::shared_ptr<script_state> st, asio::io_context& 
         co_await wait.async_wait(use_tuple);
       }
     }
-    while (!st->reader_done) co_await pause();
+    while (!st->reader_done) co_await wait_for_progress();
   }
   deadline.cancel();
   if (st->timed_out && st->report.error.empty()) st->report.error = "timed out";

@@ -2,6 +2,8 @@
 // Key files and fingerprints for the echo chat.
 #include "chat.hpp"
 
+#include "key_file.hpp"
+
 #include <sealwire/crypto/ct.hpp>
 #include <sealwire/crypto/hex.hpp>
 #include <sealwire/crypto/sha2.hpp>
@@ -18,37 +20,15 @@
 namespace sealwire::chat {
 namespace {
 
-const char* kem_name(hpke::kem_id kem) { return kem == hpke::kem_id::x448 ? "x448" : "x25519"; }
+// The chat's KEMs are the record protocol's: X25519 and X448, named as
+// hpke::to_string names them.
+std::string kem_name(hpke::kem_id kem) { return std::string(hpke::to_string(kem)); }
 
 std::optional<hpke::kem_id> kem_from_name(const std::string& s) {
-  if (s == "x25519") return hpke::kem_id::x25519;
-  if (s == "x448") return hpke::kem_id::x448;
-  return std::nullopt;
-}
-
-// write_file writes text to path with the given mode, replacing nothing: an
-// existing file is an error (keys are not overwritten by accident).
-void write_file(const std::string& path, const std::string& text, mode_t mode) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode);
-  if (fd < 0) throw key_file_error(path + ": " + std::strerror(errno));
-  // fchmod first (the umask may have narrowed the mode; it never widens it),
-  // then write; on any failure remove the partial file.
-  bool ok = ::fchmod(fd, mode) == 0;
-  for (std::size_t done = 0; ok && done < text.size();) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      ok = false;
-      break;
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  const int saved = errno;
-  ok = ::close(fd) == 0 && ok;
-  if (!ok) {
-    ::unlink(path.c_str());
-    throw key_file_error(path + ": " + std::strerror(saved != 0 ? saved : errno));
-  }
+  const auto kem = parse<hpke::kem_id>(s);
+  if (!kem || (*kem != hpke::kem_id::x25519 && *kem != hpke::kem_id::x448) || s != hpke::to_string(*kem))
+    return std::nullopt;
+  return *kem;
 }
 
 // parse_line splits "sealwire-KEM-KIND HEX".
@@ -93,14 +73,14 @@ std::string public_key_line(const hpke::public_key& key, hpke::kem_id kem) {
   return std::string("sealwire-") + kem_name(kem) + "-public " + crypto::to_hex(key.bytes());
 }
 
-void write_private_key(const std::string& path, const hpke::private_key& key, hpke::kem_id kem) {
-  std::string text = std::string("sealwire-") + kem_name(kem) + "-private " + crypto::to_hex(key.bytes()) + "\n";
-  write_file(path, text, 0600);
-  crypto::ct::wipe(text.data(), text.size());
-}
-
-void write_public_key(const std::string& path, const hpke::public_key& key, hpke::kem_id kem) {
-  write_file(path, public_key_line(key, kem) + "\n", 0644);
+void write_key_files(const std::string& private_path, const std::string& public_path, const hpke::key_pair& kp,
+                     hpke::kem_id kem, bool overwrite) {
+  std::string priv = std::string("sealwire-") + kem_name(kem) + "-private " + crypto::to_hex(kp.priv.bytes()) + "\n";
+  const tools::wipe_on_exit wipe(priv);
+  const std::string pub = public_key_line(kp.pub, kem) + "\n";
+  tools::write_key_pair_files(private_path, std::span(reinterpret_cast<const std::uint8_t*>(priv.data()), priv.size()),
+                              public_path, std::span(reinterpret_cast<const std::uint8_t*>(pub.data()), pub.size()),
+                              overwrite);
 }
 
 std::pair<hpke::kem_id, hpke::private_key> read_private_key(const std::string& path) {

@@ -2,10 +2,13 @@
 // The echo chat server: an acceptor, one session per connection, a room that
 // broadcasts every chat line to every member.
 //
-// Threads: one io_context run by `threads` threads. Each session lives on its
-// own strand (its socket's executor), so a session's state is touched by one
-// thread at a time; the room (members and nicknames) is guarded by a mutex;
-// broadcasting posts the line to every member's strand.
+// Threads: an asio::thread_pool of `threads` threads. Each session lives on
+// its own strand (its socket's executor), so a session's state is touched by
+// one thread at a time; the room (members and nicknames) is guarded by a
+// mutex; broadcasting posts the line to every member's strand. Stopping
+// closes the acceptor and every session, waits for the last connection to
+// close (it signals a condition variable), then joins the pool, which returns
+// once every coroutine has unwound: no polling.
 #include "chat.hpp"
 
 #include <sealwire/record/stream.hpp>
@@ -16,11 +19,13 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
+#include <boost/asio/thread_pool.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 
 #include <spdlog/spdlog.h>
 
+#include <condition_variable>
 #include <deque>
 #include <string_view>
 
@@ -34,14 +39,34 @@ constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 
 class session;
 
+namespace {
+unsigned thread_count(const server_options& o) {
+  return o.threads != 0 ? o.threads : std::max(1u, std::thread::hardware_concurrency());
+}
+}  // namespace
+
 struct server::state {
-  explicit state(server_options o) : options(std::move(o)), acceptor(asio::make_strand(io)) {}
+  explicit state(server_options o)
+      : options(std::move(o)), threads(thread_count(options)), pool(threads), acceptor(asio::make_strand(pool)) {}
 
   server_options options;
   std::shared_ptr<const record::server_config> record_config;
-  asio::io_context io;
+  unsigned threads;
+  // The worker threads. Declared before every I/O object bound to it, so it
+  // outlives them; joined by server::stop(), destroyed last.
+  asio::thread_pool pool;
   tcp::acceptor acceptor;
   std::atomic<bool> stopping{false};
+
+  // server::stop() waits here for the last connection to close.
+  std::mutex closed_mutex;
+  std::condition_variable all_closed;
+  void connection_closed() {
+    if (connections_now.fetch_sub(1, std::memory_order_acq_rel) == 1 && stopping.load()) {
+      { const std::lock_guard lock(closed_mutex); }  // a waiter is either before its check or waiting
+      all_closed.notify_all();
+    }
+  }
 
   // Accounting.
   std::atomic<std::uint64_t> connections_now{0}, connections_total{0}, handshakes{0}, refused{0};
@@ -392,7 +417,7 @@ class session : public std::enable_shared_from_this<session> {
     st_->account(-static_cast<std::int64_t>(partial_.size()));
     partial_.clear();
     batch_.clear();
-    st_->connections_now.fetch_sub(1, std::memory_order_relaxed);
+    st_->connection_closed();
   }
 
   server::state* st_;  // outlives every session: the io_context that runs them is inside it
@@ -427,12 +452,12 @@ void server::state::broadcast(const std::shared_ptr<const std::string>& line) {
 awaitable<void> server::state::accept_loop() {
   std::uint64_t next_id = 1;
   for (;;) {
-    tcp::socket socket(asio::make_strand(io));  // each session on its own strand
+    tcp::socket socket(asio::make_strand(pool));  // each session on its own strand
     auto [ec] = co_await acceptor.async_accept(socket, use_tuple);
     if (stopping) co_return;
     if (ec) {
       spdlog::warn("accept failed: {}", ec.message());
-      asio::steady_timer pause(io, std::chrono::milliseconds(50));  // e.g. out of file descriptors
+      asio::steady_timer pause(pool, std::chrono::milliseconds(50));  // e.g. out of file descriptors
       co_await pause.async_wait(use_tuple);
       continue;
     }
@@ -491,19 +516,20 @@ tcp::endpoint server::start() {
   st.acceptor.listen(asio::socket_base::max_listen_connections);
   const auto bound = st.acceptor.local_endpoint();
   asio::co_spawn(st.acceptor.get_executor(), st.accept_loop(), asio::detached);
-  unsigned n = st.options.threads != 0 ? st.options.threads : std::max(1u, std::thread::hardware_concurrency());
-  for (unsigned i = 0; i < n; ++i) threads_.emplace_back([s = state_] { s->io.run(); });
+  const unsigned n = st.threads;
+  started_ = true;
   spdlog::info("listening on {}:{} with {} thread{}, key {}", bound.address().to_string(), bound.port(), n,
                n == 1 ? "" : "s", fingerprint(st.options.key->public_key()));
   return bound;
 }
 
 void server::stop() {
-  if (threads_.empty()) return;
+  if (!started_ || stopped_) return;
+  stopped_ = true;
   auto& st = *state_;
   st.stopping = true;
-  // A raw pointer: a handler that io.stop() leaves queued must not keep the
-  // state (which owns the io_context) alive.
+  // A raw pointer: a handler abandoned by pool.stop() below must not keep the
+  // state (which owns the pool) alive.
   asio::post(st.acceptor.get_executor(), [s = state_.get()] {
     boost::system::error_code ignored;
     s->acceptor.close(ignored);
@@ -516,14 +542,23 @@ void server::stop() {
   }
   for (auto& s : live) s->stop("server stopping");
   live.clear();
-  // Closing cancels every pending operation; give the handlers a moment to
-  // run, then stop whatever is left.
-  const auto until = clock_type::now() + std::chrono::seconds(2);
-  while (st.connections_now.load() != 0 && clock_type::now() < until)
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  st.io.stop();
-  for (auto& t : threads_) t.join();
-  threads_.clear();
+  // Closing cancels every pending operation; the last session to close
+  // signals all_closed. A session accepted meanwhile is stopped by the accept
+  // loop (it checks `stopping`). The wait is bounded only against a bug:
+  // past it, whatever is left is abandoned.
+  bool all_closed = false;
+  {
+    std::unique_lock lock(st.closed_mutex);
+    all_closed = st.all_closed.wait_for(lock, std::chrono::seconds(5),
+                                        [&] { return st.connections_now.load(std::memory_order_acquire) == 0; });
+  }
+  if (!all_closed) {
+    spdlog::warn("{} connections still open after 5 s; abandoning them", st.connections_now.load());
+    st.pool.stop();
+  }
+  // join returns once the pool has no work left: every coroutine unwound,
+  // the accept loop ended.
+  st.pool.join();
   spdlog::info("server stopped");
 }
 

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // sealwire-chat-server: the echo chat room.
 //   sealwire-chat-server keygen --out server        writes server.key (0600) and server.pub
+//   sealwire-chat-server keygen --out server --force   replaces them
 //   sealwire-chat-server serve --listen 127.0.0.1:7000 --key server.key
 #include "chat.hpp"
+#include "key_file.hpp"
 
 #include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
@@ -37,6 +39,8 @@ int main(int argc, char** argv) {
   auto* keygen = app.add_subcommand("keygen", "generate the server's static key pair");
   keygen->add_option("--out", out, "file prefix: writes PREFIX.key (mode 0600) and PREFIX.pub")->capture_default_str();
   keygen->add_option("--kem", kem_name, "x25519 or x448")->check(CLI::IsMember({"x25519", "x448"}))->capture_default_str();
+  bool force = false;
+  keygen->add_flag("--force", force, "replace existing key files (atomically; otherwise they are never overwritten)");
 
   std::string listen = "127.0.0.1:7000", key_file = "server.key", level = "info";
   unsigned threads = 0;
@@ -60,10 +64,9 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   try {
     if (keygen->parsed()) {
-      const auto kem = kem_name == "x448" ? hpke::kem_id::x448 : hpke::kem_id::x25519;
+      const auto kem = parse<hpke::kem_id>(kem_name).value();  // CLI11 admitted x25519 or x448 only
       auto kp = chat::generate_keys(kem);
-      chat::write_private_key(out + ".key", kp.priv, kem);
-      chat::write_public_key(out + ".pub", kp.pub, kem);
+      chat::write_key_files(out + ".key", out + ".pub", kp, kem, force);
       std::printf("wrote %s.key (private, mode 0600) and %s.pub\n", out.c_str(), out.c_str());
       std::printf("public key:  %s\n", chat::public_key_line(kp.pub, kem).c_str());
       std::printf("fingerprint: %s\n", chat::fingerprint(kp.pub).c_str());
@@ -98,6 +101,10 @@ int main(int argc, char** argv) {
     spdlog::info("served {} connections, {} handshakes, {} lines in, {} lines out", s.connections_total, s.handshakes,
                  s.lines_in, s.lines_out);
     return 0;
+  } catch (const tools::key_file_error& e) {
+    const bool exists = e.code() == std::errc::file_exists;
+    std::fprintf(stderr, "sealwire-chat-server: %s%s\n", e.what(), exists ? "; keygen --force replaces it" : "");
+    return 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "sealwire-chat-server: %s\n", e.what());
     return 1;

@@ -2,16 +2,25 @@
 // The sealwire-hpke batch protocol and suite names.
 #include "batch.hpp"
 
-#include "json.hpp"
+#include "hpke_ops.hpp"
 
 #include <sealwire/crypto/hex.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <charconv>
+#include <cstdint>
+#include <istream>
+#include <limits>
+#include <ostream>
 #include <vector>
 
 namespace sealwire::tool {
 namespace {
 
+// Objects keep their members in the order they were written (or read), so a
+// response's "id" comes first and its fields in a stable order.
+using json = nlohmann::ordered_json;
 using bytes = std::vector<std::uint8_t>;
 
 // request_error is a problem with the request itself (not an HPKE failure).
@@ -19,55 +28,136 @@ struct request_error {
   std::string message;
 };
 
-std::optional<std::uint64_t> parse_number(std::string_view s) {
-  std::uint64_t v = 0;
-  int base = 10;
-  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-    s.remove_prefix(2);
-    base = 16;
+// dump writes compact, one-line JSON. Strings we did not make (a parse
+// error's excerpt of the input) may hold invalid UTF-8: it becomes U+FFFD, so
+// the response is always well-formed.
+std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+json error_object(std::string message, std::string_view type) {
+  json o = json::object();
+  o["error"] = std::move(message);
+  o["error_type"] = std::string(type);
+  return o;
+}
+
+// parse_request reads one request with nlohmann-json, held to the protocol:
+// at most max_depth levels of nesting, integers only (no fractions or
+// exponents) that fit in 64 signed bits, and the first of duplicate members
+// kept. nlohmann-json itself refuses invalid UTF-8, unpaired surrogates,
+// control characters in strings and trailing text. Throws request_error
+// (as a parse error) on any of it.
+json parse_request(std::string_view line) {
+  // The callback sees every value as it is parsed; returning false drops it.
+  // Nesting past the limit is dropped and flagged (the parser itself keeps
+  // no recursion, so deep input costs memory bounded by the line, not stack).
+  std::string problem;
+  // Member names seen so far, per nesting depth: an object starting at depth
+  // d owns keys[d] (reset when it starts), and its members' key events come
+  // at depth d + 1. Indexed by depth rather than pushed and popped, since the
+  // parser skips the end event of a dropped object.
+  std::vector<std::vector<std::string>> keys;
+  const json::parser_callback_t check = [&](int depth, json::parse_event_t event, json& parsed) {
+    if (!problem.empty()) return false;
+    const auto d = static_cast<std::size_t>(depth < 0 ? 0 : depth);
+    switch (event) {
+      case json::parse_event_t::object_start:
+      case json::parse_event_t::array_start:
+        if (depth >= max_depth) {
+          problem = "nesting deeper than " + std::to_string(max_depth) + " levels";
+          return false;
+        }
+        if (event == json::parse_event_t::object_start) {
+          if (keys.size() <= d) keys.resize(d + 1);
+          keys[d].clear();
+        }
+        return true;
+      case json::parse_event_t::key: {
+        if (d == 0 || keys.size() < d) return true;
+        auto& seen = keys[d - 1];
+        const auto& name = parsed.get_ref<const std::string&>();
+        for (const auto& k : seen)
+          if (k == name) return false;  // a duplicate member: the first one stays
+        seen.push_back(name);
+        return true;
+      }
+      case json::parse_event_t::value:
+        if (parsed.is_number_float()) {
+          problem = "only integers are accepted";
+          return false;
+        }
+        if (parsed.is_number_unsigned() &&
+            parsed.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+          problem = "integer out of range";
+          return false;
+        }
+        return true;
+      case json::parse_event_t::object_end:
+      case json::parse_event_t::array_end:
+        return true;
+    }
+    return true;
+  };
+  json j;
+  try {
+    j = json::parse(line.begin(), line.end(), check);
+  } catch (const json::exception& e) {
+    // A parse_error ("[json.exception.parse_error.101] parse error at line 1,
+    // column 5: ...") or an out_of_range for a number too large even for a
+    // double ("7e348"): the text after the exception's id says what.
+    std::string what = e.what();
+    if (const auto p = what.find("] "); p != std::string::npos) what.erase(0, p + 2);
+    throw request_error{"malformed JSON: " + what};
   }
-  const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v, base);
-  if (ec != std::errc{} || p != s.data() + s.size()) return std::nullopt;
-  return v;
+  if (!problem.empty()) throw request_error{"malformed JSON: " + problem};
+  if (j.is_discarded()) throw request_error{"malformed JSON"};
+  return j;
+}
+
+
+// member returns the member `key` of an object, or nullptr.
+const json* member(const json& obj, std::string_view key) {
+  if (!obj.is_object()) return nullptr;
+  const auto it = obj.find(std::string(key));
+  return it == obj.end() ? nullptr : &*it;
+}
+
+std::string field(std::string_view key) { return "field \"" + std::string(key) + "\""; }
+
+bytes hex_bytes(const json& v, const std::string& what) {
+  if (!v.is_string()) throw request_error{what + " must be a hex string"};
+  auto b = crypto::from_hex(v.get_ref<const std::string&>());
+  if (!b) throw request_error{what + " is not valid hex"};
+  return std::move(*b);
 }
 
 // Reads a hex member; absent means empty (when allowed).
-bytes get_hex(const json::value& req, std::string_view key, bool required = false) {
-  const json::value* v = req.find(key);
+bytes get_hex(const json& req, std::string_view key, bool required = false) {
+  const json* v = member(req, key);
   if (v == nullptr) {
     if (required) throw request_error{"missing field \"" + std::string(key) + "\""};
     return {};
   }
-  const std::string* s = v->as_string();
-  if (s == nullptr) throw request_error{"field \"" + std::string(key) + "\" must be a hex string"};
-  auto b = crypto::from_hex(*s);
-  if (!b) throw request_error{"field \"" + std::string(key) + "\" is not valid hex"};
-  return std::move(*b);
+  return hex_bytes(*v, field(key));
 }
 
-std::int64_t get_int(const json::value& req, std::string_view key, std::optional<std::int64_t> fallback = {}) {
-  const json::value* v = req.find(key);
+std::int64_t get_int(const json& req, std::string_view key, std::optional<std::int64_t> fallback = {}) {
+  const json* v = member(req, key);
   if (v == nullptr) {
     if (fallback) return *fallback;
     throw request_error{"missing field \"" + std::string(key) + "\""};
   }
-  const std::int64_t* i = v->as_int();
-  if (i == nullptr) throw request_error{"field \"" + std::string(key) + "\" must be an integer"};
-  return *i;
+  if (!v->is_number_integer()) throw request_error{field(key) + " must be an integer"};
+  return v->get<std::int64_t>();  // parse_request refused anything beyond int64
 }
 
-std::vector<bytes> get_hex_list(const json::value& req, std::string_view key) {
-  const json::value* v = req.find(key);
+std::vector<bytes> get_hex_list(const json& req, std::string_view key) {
+  const json* v = member(req, key);
   std::vector<bytes> out;
   if (v == nullptr) return out;
-  const json::array* a = v->as_array();
-  if (a == nullptr) throw request_error{"field \"" + std::string(key) + "\" must be an array of hex strings"};
-  for (const auto& item : *a) {
-    const std::string* s = item.as_string();
-    if (s == nullptr) throw request_error{"field \"" + std::string(key) + "\" must hold hex strings"};
-    auto b = crypto::from_hex(*s);
-    if (!b) throw request_error{"field \"" + std::string(key) + "\" holds invalid hex"};
-    out.push_back(std::move(*b));
+  if (!v->is_array()) throw request_error{field(key) + " must be an array of hex strings"};
+  for (const auto& item : *v) {
+    if (!item.is_string()) throw request_error{field(key) + " must hold hex strings"};
+    out.push_back(hex_bytes(item, field(key) + " item"));
   }
   return out;
 }
@@ -77,14 +167,13 @@ struct export_request {
   std::size_t len;
 };
 
-std::vector<export_request> get_exports(const json::value& req) {
+std::vector<export_request> get_exports(const json& req) {
   std::vector<export_request> out;
-  const json::value* v = req.find("exports");
+  const json* v = member(req, "exports");
   if (v == nullptr) return out;
-  const json::array* a = v->as_array();
-  if (a == nullptr) throw request_error{"field \"exports\" must be an array"};
-  for (const auto& item : *a) {
-    if (item.as_object() == nullptr) throw request_error{"each export must be an object {\"ctx\":H,\"len\":N}"};
+  if (!v->is_array()) throw request_error{"field \"exports\" must be an array"};
+  for (const auto& item : *v) {
+    if (!item.is_object()) throw request_error{"each export must be an object {\"ctx\":H,\"len\":N}"};
     const std::int64_t len = get_int(item, "len");
     if (len < 0 || len > 0xffff) throw request_error{"export length out of range"};
     out.push_back({get_hex(item, "ctx"), static_cast<std::size_t>(len)});
@@ -92,31 +181,32 @@ std::vector<export_request> get_exports(const json::value& req) {
   return out;
 }
 
-std::uint16_t get_id(const json::value& req, std::string_view key) {
+std::uint16_t get_id(const json& req, std::string_view key) {
   const std::int64_t v = get_int(req, key);
-  if (v < 0 || v > 0xffff) throw request_error{"field \"" + std::string(key) + "\" is not a 16-bit id"};
+  if (v < 0 || v > 0xffff) throw request_error{field(key) + " is not a 16-bit id"};
   return static_cast<std::uint16_t>(v);
 }
 
-hpke::suite get_suite(const json::value& req) {
+hpke::suite get_suite(const json& req) {
   return {static_cast<hpke::kem_id>(get_id(req, "kem")), static_cast<hpke::kdf_id>(get_id(req, "kdf")),
           static_cast<hpke::aead_id>(get_id(req, "aead"))};
 }
 
-hpke::mode get_mode(const json::value& req) {
+hpke::mode get_mode(const json& req) {
   const std::int64_t m = get_int(req, "mode", 0);
   if (m < 0 || m > 3) throw request_error{"field \"mode\" must be 0-3"};
   return static_cast<hpke::mode>(m);
 }
 
-json::value hex_value(std::span<const std::uint8_t> b) { return json::value(crypto::to_hex(b)); }
+std::string hex(std::span<const std::uint8_t> b) { return crypto::to_hex(b); }
 
-json::value error_response(std::error_code ec) {
-  return json::object{{"error", ec.message()}, {"error_type", std::string(errc_name(ec))}};
-}
+json error_response(std::error_code ec) { return error_object(ec.message(), errc_name(ec)); }
 
-json::value key_pair_response(const hpke::key_pair& kp) {
-  return json::object{{"skR", hex_value(kp.priv.bytes())}, {"pkR", hex_value(kp.pub.bytes())}};
+json key_pair_response(const hpke::key_pair& kp) {
+  json o = json::object();
+  o["skR"] = hex(kp.priv.bytes());
+  o["pkR"] = hex(kp.pub.bytes());
+  return o;
 }
 
 template <class T>
@@ -125,77 +215,97 @@ T unwrap(result<T> r) {
   return std::move(*r);
 }
 
-json::value do_keygen(const json::value& req, bool derive) {
+json do_keygen(const json& req, bool derive) {
   const auto kem = static_cast<hpke::kem_id>(get_id(req, "kem"));
   if (derive) return key_pair_response(unwrap(hpke::derive_key_pair(kem, get_hex(req, "ikm", true))));
   return key_pair_response(unwrap(hpke::generate_key_pair(kem)));
 }
 
-json::value do_seal(const json::value& req) {
+json do_seal(const json& req) {
   const hpke::suite s = get_suite(req);
   const hpke::mode m = get_mode(req);
   const bytes info = get_hex(req, "info"), psk = get_hex(req, "psk"), psk_id = get_hex(req, "psk_id");
   const bytes ikm_e = get_hex(req, "ikmE");
   const auto pts = get_hex_list(req, "pt");
   auto aads = get_hex_list(req, "aad");
-  if (req.find("aad") != nullptr && aads.size() != pts.size()) throw request_error{"\"aad\" and \"pt\" differ in length"};
+  if (member(req, "aad") != nullptr && aads.size() != pts.size())
+    throw request_error{"\"aad\" and \"pt\" differ in length"};
   aads.resize(pts.size());
   const auto exports = get_exports(req);
-  const hpke::public_key pkR = unwrap(hpke::public_key::from(s.kem, get_hex(req, "pkR", true)));
+  const hpke::public_key pkR = unwrap(load_public_key(s.kem, get_hex(req, "pkR", true)));
   std::optional<hpke::private_key> skS;
-  if (req.find("skS") != nullptr) skS = unwrap(hpke::private_key::from(s.kem, get_hex(req, "skS")));
+  if (member(req, "skS") != nullptr) skS = unwrap(load_private_key(s.kem, get_hex(req, "skS")));
   auto setup = unwrap(hpke::setup_sender(
       s, pkR, {.mode = m, .info = info, .psk = psk, .psk_id = psk_id, .sender_key = skS ? &*skS : nullptr, .ikm_e = ikm_e}));
-  json::array cts, exported;
+  json cts = json::array(), exported = json::array();
   for (std::size_t i = 0; i < pts.size(); ++i) {
     bytes ct(pts[i].size() + setup.context.tag_size());
-    const std::size_t n = unwrap(setup.context.seal(ct, pts[i], associated_data(aads[i])));
+    const std::size_t n = unwrap(seal_message(setup.context, ct, pts[i], aads[i]));
     ct.resize(n);
-    cts.push_back(hex_value(ct));
+    cts.push_back(hex(ct));
   }
   for (const auto& e : exports) {
     bytes out(e.len);
     if (auto r = setup.context.export_secret(out, e.ctx); !r) throw r.error();
-    exported.push_back(hex_value(out));
+    exported.push_back(hex(out));
   }
-  return json::object{{"enc", hex_value(setup.enc.bytes())}, {"ct", std::move(cts)}, {"exports", std::move(exported)}};
+  json o = json::object();
+  o["enc"] = hex(setup.enc.bytes());
+  o["ct"] = std::move(cts);
+  o["exports"] = std::move(exported);
+  return o;
 }
 
-json::value do_open(const json::value& req) {
+json do_open(const json& req) {
   const hpke::suite s = get_suite(req);
   const hpke::mode m = get_mode(req);
   const bytes info = get_hex(req, "info"), psk = get_hex(req, "psk"), psk_id = get_hex(req, "psk_id");
   const auto cts = get_hex_list(req, "ct");
   auto aads = get_hex_list(req, "aad");
-  if (req.find("aad") != nullptr && aads.size() != cts.size()) throw request_error{"\"aad\" and \"ct\" differ in length"};
+  if (member(req, "aad") != nullptr && aads.size() != cts.size())
+    throw request_error{"\"aad\" and \"ct\" differ in length"};
   aads.resize(cts.size());
   const auto exports = get_exports(req);
-  const hpke::private_key skR = unwrap(hpke::private_key::from(s.kem, get_hex(req, "skR", true)));
+  const hpke::private_key skR = unwrap(load_private_key(s.kem, get_hex(req, "skR", true)));
   std::optional<hpke::public_key> pkS;
-  if (req.find("pkS") != nullptr) pkS = unwrap(hpke::public_key::from(s.kem, get_hex(req, "pkS")));
+  if (member(req, "pkS") != nullptr) pkS = unwrap(load_public_key(s.kem, get_hex(req, "pkS")));
   auto ctx = unwrap(hpke::setup_recipient(s, get_hex(req, "enc", true), skR,
                                           {.mode = m, .info = info, .psk = psk, .psk_id = psk_id,
                                            .sender_key = pkS ? &*pkS : nullptr}));
-  json::array pts, exported;
+  json pts = json::array(), exported = json::array();
   for (std::size_t i = 0; i < cts.size(); ++i) {
     bytes pt(cts[i].size());
-    auto n = ctx.open(pt, cts[i], associated_data(aads[i]));
+    auto n = open_message(ctx, pt, cts[i], aads[i]);
     if (!n) {
-      json::value r = error_response(n.error());
-      auto& o = std::get<json::object>(r.v);
-      o.emplace_back("index", static_cast<std::int64_t>(i));
-      o.emplace_back("pt", std::move(pts));
+      json r = error_response(n.error());
+      r["index"] = static_cast<std::int64_t>(i);
+      r["pt"] = std::move(pts);
       return r;
     }
     pt.resize(*n);
-    pts.push_back(hex_value(pt));
+    pts.push_back(hex(pt));
   }
   for (const auto& e : exports) {
     bytes out(e.len);
     if (auto r = ctx.export_secret(out, e.ctx); !r) throw r.error();
-    exported.push_back(hex_value(out));
+    exported.push_back(hex(out));
   }
-  return json::object{{"pt", std::move(pts)}, {"exports", std::move(exported)}};
+  json o = json::object();
+  o["pt"] = std::move(pts);
+  o["exports"] = std::move(exported);
+  return o;
+}
+
+json dispatch(const json& req) {
+  if (!req.is_object()) throw request_error{"a request must be a JSON object"};
+  const json* op = member(req, "op");
+  if (op == nullptr || !op->is_string()) throw request_error{"missing \"op\""};
+  const auto& name = op->get_ref<const std::string&>();
+  if (name == "keygen") return do_keygen(req, false);
+  if (name == "derive") return do_keygen(req, true);
+  if (name == "seal") return do_seal(req);
+  if (name == "open") return do_open(req);
+  throw request_error{"unknown op \"" + name + "\""};
 }
 
 }  // namespace
@@ -223,73 +333,67 @@ std::string_view errc_name(std::error_code ec) {
 }
 
 std::string handle_batch_line(std::string_view line) {
-  auto parsed = json::parse(line);
-  if (const auto* err = std::get_if<json::parse_error>(&parsed)) {
-    return json::dump(json::object{{"error", "malformed JSON at offset " + std::to_string(err->offset) + ": " + err->message},
-                                   {"error_type", "parse_error"}});
+  if (line.size() > max_line_size) {
+    return dump(error_object("request line longer than " + std::to_string(max_line_size) + " bytes", "parse_error"));
   }
-  const json::value& req = std::get<json::value>(parsed);
-  json::value response;
+  json req;
   try {
-    if (req.as_object() == nullptr) throw request_error{"a request must be a JSON object"};
-    const json::value* op = req.find("op");
-    const std::string* name = op != nullptr ? op->as_string() : nullptr;
-    if (name == nullptr) throw request_error{"missing \"op\""};
-    if (*name == "keygen") {
-      response = do_keygen(req, false);
-    } else if (*name == "derive") {
-      response = do_keygen(req, true);
-    } else if (*name == "seal") {
-      response = do_seal(req);
-    } else if (*name == "open") {
-      response = do_open(req);
-    } else {
-      throw request_error{"unknown op \"" + *name + "\""};
-    }
+    req = parse_request(line);
   } catch (const request_error& e) {
-    response = json::object{{"error", e.message}, {"error_type", "bad_request"}};
+    return dump(error_object(e.message, "parse_error"));
+  } catch (const std::bad_alloc&) {
+    return dump(error_object("out of memory", "parse_error"));
+  }
+  json response;
+  try {
+    response = dispatch(req);
+  } catch (const request_error& e) {
+    response = error_object(e.message, "bad_request");
   } catch (const std::error_code& ec) {
     response = error_response(ec);
+  } catch (const json::exception& e) {
+    response = error_object(e.what(), "bad_request");  // not expected: every access is type-checked first
   } catch (const std::bad_alloc&) {
-    response = json::object{{"error", "out of memory"}, {"error_type", "bad_request"}};
+    response = error_object("out of memory", "bad_request");
   }
   // The request's "id", if any, comes first in the response.
-  json::object out;
-  if (const json::value* id = req.find("id")) out.emplace_back("id", *id);
-  if (auto* members = std::get_if<json::object>(&response.v)) {
-    for (auto& m : *members) out.push_back(std::move(m));
+  json out = json::object();
+  if (const json* id = member(req, "id")) out["id"] = *id;
+  for (auto it = response.begin(); it != response.end(); ++it) out[it.key()] = std::move(it.value());
+  return dump(out);
+}
+
+int run_batch(std::istream& in, std::ostream& out) {
+  std::streambuf* const source = in.rdbuf();
+  std::string line;
+  for (;;) {
+    // Read one line, keeping at most max_line_size bytes of it: a longer
+    // line is consumed to its end but never held whole.
+    line.clear();
+    bool too_long = false, any = false;
+    int c = 0;
+    while ((c = source->sbumpc()) != std::char_traits<char>::eof()) {
+      any = true;
+      if (c == '\n') break;
+      if (line.size() < max_line_size) {
+        line.push_back(static_cast<char>(c));
+      } else {
+        too_long = true;
+      }
+    }
+    if (!any) break;
+    if (too_long) {
+      out << dump(error_object("request line longer than " + std::to_string(max_line_size) + " bytes",
+                               "parse_error"))
+          << '\n'
+          << std::flush;
+    } else {
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      if (line.find_first_not_of(" \t") != std::string::npos) out << handle_batch_line(line) << '\n' << std::flush;
+    }
+    if (c == std::char_traits<char>::eof()) break;
   }
-  return json::dump(out);
-}
-
-std::optional<hpke::kem_id> parse_kem(std::string_view t) {
-  if (t == "x25519") return hpke::kem_id::x25519;
-  if (t == "x448") return hpke::kem_id::x448;
-  if (t == "p256") return hpke::kem_id::p256;
-  if (t == "p384") return hpke::kem_id::p384;
-  if (t == "p521") return hpke::kem_id::p521;
-  if (auto n = parse_number(t); n && *n <= 0xffff) return static_cast<hpke::kem_id>(*n);
-  return std::nullopt;
-}
-
-std::optional<hpke::suite> parse_suite(std::string_view text) {
-  const auto c1 = text.find(','), c2 = text.find(',', c1 == std::string_view::npos ? c1 : c1 + 1);
-  if (c1 == std::string_view::npos || c2 == std::string_view::npos) return std::nullopt;
-  const auto kem = parse_kem(text.substr(0, c1));
-  const std::string_view kdf_t = text.substr(c1 + 1, c2 - c1 - 1), aead_t = text.substr(c2 + 1);
-  std::optional<hpke::kdf_id> kdf;
-  if (kdf_t == "hkdf-sha256") kdf = hpke::kdf_id::hkdf_sha256;
-  else if (kdf_t == "hkdf-sha384") kdf = hpke::kdf_id::hkdf_sha384;
-  else if (kdf_t == "hkdf-sha512") kdf = hpke::kdf_id::hkdf_sha512;
-  else if (auto n = parse_number(kdf_t); n && *n <= 0xffff) kdf = static_cast<hpke::kdf_id>(*n);
-  std::optional<hpke::aead_id> aead;
-  if (aead_t == "chacha20poly1305") aead = hpke::aead_id::chacha20_poly1305;
-  else if (aead_t == "aes128gcm") aead = hpke::aead_id::aes128_gcm;
-  else if (aead_t == "aes256gcm") aead = hpke::aead_id::aes256_gcm;
-  else if (aead_t == "export-only") aead = hpke::aead_id::export_only;
-  else if (auto n = parse_number(aead_t); n && *n <= 0xffff) aead = static_cast<hpke::aead_id>(*n);
-  if (!kem || !kdf || !aead) return std::nullopt;
-  return hpke::suite{*kem, *kdf, *aead};
+  return 0;
 }
 
 }  // namespace sealwire::tool

@@ -3,6 +3,9 @@
 // sealing and opening files or pipes, secret export, and a JSON-lines batch
 // mode for interop testing. See docs/hpke-tool.md.
 #include "batch.hpp"
+#include "hpke_ops.hpp"
+#include "key_file.hpp"
+#include "vectors.hpp"
 
 #include <sealwire/crypto/hex.hpp>
 #include <sealwire/hpke/hpke.hpp>
@@ -23,6 +26,7 @@ namespace {
 using bytes = std::vector<std::uint8_t>;
 namespace hpke = sealwire::hpke;
 namespace crypto = sealwire::crypto;
+namespace tool = sealwire::tool;
 
 struct failure {
   std::string message;
@@ -59,6 +63,10 @@ bytes hex_or_empty(const std::string& s) {
 
 bytes text_bytes(const std::string& s) { return bytes(s.begin(), s.end()); }
 
+std::span<const std::uint8_t> as_bytes(const std::string& s) {
+  return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size()};
+}
+
 void write_output(const std::string& path, std::span<const std::uint8_t> data) {
   if (path.empty() || path == "-") {
     std::fwrite(data.data(), 1, data.size(), stdout);
@@ -71,15 +79,6 @@ void write_output(const std::string& path, std::span<const std::uint8_t> data) {
   }
 }
 
-void write_private(const std::string& path, std::span<const std::uint8_t> data) {
-  // A private key file is created readable by its owner only.
-  std::filesystem::remove(path);
-  write_output(path, {});
-  std::filesystem::permissions(path, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write,
-                               std::filesystem::perm_options::replace);
-  write_output(path, data);
-}
-
 template <class T>
 T check(sealwire::result<T> r, const char* what) {
   if (!r) throw failure{std::string(what) + ": " + r.error().message()};
@@ -87,16 +86,14 @@ T check(sealwire::result<T> r, const char* what) {
 }
 
 hpke::mode parse_mode(const std::string& m) {
-  if (m == "base" || m == "0") return hpke::mode::base;
-  if (m == "psk" || m == "1") return hpke::mode::psk;
-  if (m == "auth" || m == "2") return hpke::mode::auth;
-  if (m == "auth_psk" || m == "auth-psk" || m == "3") return hpke::mode::auth_psk;
-  throw failure{"unknown mode " + m};
+  auto mode = sealwire::parse<hpke::mode>(m);  // base, psk, auth, auth_psk or 0-3
+  if (!mode) throw failure{"unknown mode " + m};
+  return *mode;
 }
 
 hpke::suite parse_suite_arg(const std::string& s) {
-  auto suite = sealwire::tool::parse_suite(s);
-  if (!suite) throw failure{"cannot parse --suite \"" + s + "\" (KEM,KDF,AEAD)"};
+  auto suite = sealwire::parse<hpke::suite>(s);
+  if (!suite) throw failure{"cannot parse --suite \"" + s + "\" (KEM,KDF,AEAD, each a name or an RFC 9180 number)"};
   if (auto r = hpke::check_suite(*suite); !r) throw failure{"suite " + s + ": " + r.error().message()};
   return *suite;
 }
@@ -135,16 +132,6 @@ struct common {
   }
 };
 
-int run_batch() {
-  std::string line;
-  while (std::getline(std::cin, line)) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.find_first_not_of(" \t") == std::string::npos) continue;
-    std::cout << sealwire::tool::handle_batch_line(line) << '\n' << std::flush;
-  }
-  return 0;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -154,11 +141,12 @@ int main(int argc, char** argv) {
   // keygen
   auto* keygen = app.add_subcommand("keygen", "generate (or derive) a key pair; writes PREFIX.priv and PREFIX.pub");
   std::string kem_name = "x25519", ikm_hex, prefix = "hpke";
-  bool as_hex = false;
+  bool as_hex = false, force = false;
   keygen->add_option("--kem", kem_name, "x25519, x448, p256, p384 or p521 (or a KEM id)");
   keygen->add_option("--ikm", ikm_hex, "derive deterministically from this input keying material (hex)");
   keygen->add_option("--out", prefix, "file prefix (default hpke)");
   keygen->add_flag("--hex", as_hex, "write the keys as hex text rather than raw bytes");
+  keygen->add_flag("--force", force, "replace existing key files (atomically; otherwise they are never overwritten)");
 
   // seal / open
   common seal_opts, open_opts, export_opts;
@@ -186,27 +174,33 @@ int main(int argc, char** argv) {
 
   auto* batch = app.add_subcommand("batch", "JSON requests on stdin, one per line; JSON responses on stdout");
 
+  auto* vectors = app.add_subcommand("vectors", "check an RFC 9180 test-vector file (JSON); table by suite and mode");
+  std::string vectors_file;
+  bool vectors_quiet = false;
+  vectors->add_option("FILE", vectors_file, "the test-vector file (the CFRG's test-vectors.json format)")->required();
+  vectors->add_flag("--quiet", vectors_quiet, "no progress line on stderr");
+
   CLI11_PARSE(app, argc, argv);
   try {
     if (keygen->parsed()) {
-      const auto kem = sealwire::tool::parse_kem(kem_name);
+      const auto kem = sealwire::parse<hpke::kem_id>(kem_name);
       if (!kem) throw failure{"unknown KEM " + kem_name};
       auto kp = ikm_hex.empty() ? check(hpke::generate_key_pair(*kem), "keygen")
                                 : check(hpke::derive_key_pair(*kem, hex_or_empty(ikm_hex)), "derive");
-      const std::string priv_hex = crypto::to_hex(kp.priv.bytes()) + "\n", pub_hex = crypto::to_hex(kp.pub.bytes()) + "\n";
-      write_private(prefix + ".priv", as_hex ? std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(priv_hex.data()), priv_hex.size())
-                                             : kp.priv.bytes());
-      write_output(prefix + ".pub", as_hex ? std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(pub_hex.data()), pub_hex.size())
-                                           : kp.pub.bytes());
+      std::string priv_hex = crypto::to_hex(kp.priv.bytes()) + "\n";
+      const sealwire::tools::wipe_on_exit wipe(priv_hex);
+      const std::string pub_hex = crypto::to_hex(kp.pub.bytes()) + "\n";
+      sealwire::tools::write_key_pair_files(prefix + ".priv", as_hex ? as_bytes(priv_hex) : kp.priv.bytes(),
+                                            prefix + ".pub", as_hex ? as_bytes(pub_hex) : kp.pub.bytes(), force);
       std::fprintf(stderr, "wrote %s.priv (mode 0600) and %s.pub; public key %s", prefix.c_str(), prefix.c_str(),
                    pub_hex.c_str());
       return 0;
     }
     if (seal->parsed()) {
       const auto s = parse_suite_arg(seal_opts.suite);
-      const auto pk = check(hpke::public_key::from(s.kem, key_bytes(recipient_pk)), "recipient key");
+      const auto pk = check(tool::load_public_key(s.kem, key_bytes(recipient_pk)), "recipient key");
       std::optional<hpke::private_key> sk;
-      if (!sender_sk.empty()) sk = check(hpke::private_key::from(s.kem, key_bytes(sender_sk)), "sender key");
+      if (!sender_sk.empty()) sk = check(tool::load_private_key(s.kem, key_bytes(sender_sk)), "sender key");
       const bytes info = seal_opts.info_bytes(), psk = seal_opts.psk_bytes(), psk_id = seal_opts.psk_id_bytes();
       const bytes ikm = hex_or_empty(ikm_e), aad = seal_opts.aad_bytes(), pt = seal_opts.input();
       auto setup = check(hpke::setup_sender(s, pk, {.mode = parse_mode(seal_opts.mode), .info = info, .psk = psk,
@@ -214,15 +208,15 @@ int main(int argc, char** argv) {
                          "setup");
       bytes out(setup.enc.size() + pt.size() + setup.context.tag_size());
       std::copy(setup.enc.bytes().begin(), setup.enc.bytes().end(), out.begin());
-      static_cast<void>(check(setup.context.seal(std::span(out).subspan(setup.enc.size()), pt, sealwire::associated_data(aad)), "seal"));
+      static_cast<void>(check(tool::seal_message(setup.context, std::span(out).subspan(setup.enc.size()), pt, aad), "seal"));
       write_output(seal_opts.out, out);
       return 0;
     }
     if (open->parsed()) {
       const auto s = parse_suite_arg(open_opts.suite);
-      const auto sk = check(hpke::private_key::from(s.kem, key_bytes(recipient_sk)), "recipient key");
+      const auto sk = check(tool::load_private_key(s.kem, key_bytes(recipient_sk)), "recipient key");
       std::optional<hpke::public_key> pkS;
-      if (!sender_pk.empty()) pkS = check(hpke::public_key::from(s.kem, key_bytes(sender_pk)), "sender key");
+      if (!sender_pk.empty()) pkS = check(tool::load_public_key(s.kem, key_bytes(sender_pk)), "sender key");
       const auto sizes = check(hpke::kem_info(s.kem), "suite");
       const bytes in = open_opts.input();
       if (in.size() < sizes.enc) throw failure{"input shorter than an encapsulated key"};
@@ -233,7 +227,7 @@ int main(int argc, char** argv) {
                                               .psk_id = psk_id, .sender_key = pkS ? &*pkS : nullptr}),
                        "setup");
       bytes pt(in.size() - sizes.enc);
-      const std::size_t n = check(ctx.open(pt, std::span(in).subspan(sizes.enc), sealwire::associated_data(aad)), "open");
+      const std::size_t n = check(tool::open_message(ctx, pt, std::span(in).subspan(sizes.enc), aad), "open");
       write_output(open_opts.out, std::span(pt).first(n));
       return 0;
     }
@@ -243,7 +237,7 @@ int main(int argc, char** argv) {
       const bytes exp_ctx = hex_or_empty(exp_ctx_hex);
       bytes secret(exp_len);
       if (!exp_recipient.empty()) {
-        const auto pk = check(hpke::public_key::from(s.kem, key_bytes(exp_recipient)), "recipient key");
+        const auto pk = check(tool::load_public_key(s.kem, key_bytes(exp_recipient)), "recipient key");
         auto setup = check(hpke::setup_sender(s, pk, {.mode = parse_mode(export_opts.mode), .info = info, .psk = psk,
                                                       .psk_id = psk_id, .sender_key = nullptr, .ikm_e = {}}),
                            "setup");
@@ -252,7 +246,7 @@ int main(int argc, char** argv) {
         return 0;
       }
       if (exp_key.empty() || exp_enc.empty()) throw failure{"export needs --recipient, or --key and --enc"};
-      const auto sk = check(hpke::private_key::from(s.kem, key_bytes(exp_key)), "recipient key");
+      const auto sk = check(tool::load_private_key(s.kem, key_bytes(exp_key)), "recipient key");
       auto ctx = check(hpke::setup_recipient(s, hex_or_empty(exp_enc), sk,
                                              {.mode = parse_mode(export_opts.mode), .info = info, .psk = psk,
                                               .psk_id = psk_id, .sender_key = nullptr}),
@@ -261,9 +255,14 @@ int main(int argc, char** argv) {
       std::printf("secret %s\n", crypto::to_hex(secret).c_str());
       return 0;
     }
-    if (batch->parsed()) return run_batch();
+    if (batch->parsed()) return tool::run_batch(std::cin, std::cout);
+    if (vectors->parsed()) return tool::run_vectors(vectors_file, std::cout, std::cerr, {.progress = !vectors_quiet});
   } catch (const failure& f) {
     std::fprintf(stderr, "sealwire-hpke: %s\n", f.message.c_str());
+    return 1;
+  } catch (const sealwire::tools::key_file_error& e) {
+    const bool exists = e.code() == std::errc::file_exists;
+    std::fprintf(stderr, "sealwire-hpke: %s%s\n", e.what(), exists ? "; keygen --force replaces it" : "");
     return 1;
   }
   return 0;

@@ -276,5 +276,64 @@ TEST(ChatLimits, AClientThatNeverReadsIsDisconnectedAtTheOutboundCap) {
   EXPECT_TRUE(server.wait_for([](const server_stats& s) { return s.connections_now == 0 && s.buffered_now == 0; }, 5s));
 }
 
+// Stopping: every connection (handshaken, chatting, or not yet past the
+// handshake) is closed with the reason "server stopping", stop() returns
+// once the worker threads are joined, and the accounting is back to zero.
+TEST(ChatStop, StopClosesEveryConnectionAndJoinsTheWorkers) {
+  chat::limits lim = fault_limits();
+  lim.handshake_timeout = 60s;  // nothing may end by a timeout here
+  lim.idle_timeout = 60s;
+  running_server server(lim, 2);
+  asio::io_context io;
+  std::vector<std::unique_ptr<blocking_client>> held;
+  for (int i = 0; i < 3; ++i) {
+    held.push_back(std::make_unique<blocking_client>(io, server.endpoint));
+    held.back()->handshake(server.public_key);
+    held.back()->send("/nick held" + std::to_string(i) + "\n");
+    EXPECT_EQ(held.back()->next_line_starting("* you are "), "* you are held" + std::to_string(i));
+  }
+  std::vector<tcp::socket> raw;
+  for (int i = 0; i < 2; ++i) {
+    raw.emplace_back(io);
+    raw.back().connect(server.endpoint);
+  }
+  client_pool pool;
+  script chatty;
+  chatty.count = 100000;  // still chatting when the server stops
+  chatty.interval = 5ms;
+  chatty.window = 1;
+  chatty.timeout = 60s;
+  std::atomic<bool> joined{false};
+  chatty.joined = [&] { joined = true; };
+  auto report = pool.add(server.client("chatty"), chatty);
+  ASSERT_TRUE(server.wait_for([&](const server_stats& s) { return s.connections_now == 6 && joined.load(); }, 10s));
+
+  const auto t0 = std::chrono::steady_clock::now();
+  server.srv->stop();
+  const auto took = std::chrono::steady_clock::now() - t0;
+  EXPECT_LT(took, 3s) << "stop() took " << std::chrono::duration<double>(took).count() << " s";
+
+  // Joined: the accounting is final at once, no waiting.
+  const auto stats = server.srv->stats();
+  EXPECT_EQ(stats.connections_now, 0u);
+  EXPECT_EQ(stats.buffered_now, 0);
+  EXPECT_EQ(server.disconnects("server stopping"), 6u);
+  for (auto& c : held) expect_closed(c->stream.next_layer());
+  for (auto& s : raw) expect_closed(s);
+  ASSERT_EQ(report.wait_for(10s), std::future_status::ready) << "the chatting client did not notice the stop";
+  EXPECT_FALSE(report.get().ok);
+  server.srv->stop();  // a second stop does nothing
+  EXPECT_EQ(server.srv->stats().disconnects.at("server stopping"), 6u);
+}
+
+TEST(ChatStop, AServerNeverStartedIsDestroyedCleanly) {
+  server_options o;
+  o.listen = {asio::ip::make_address("127.0.0.1"), 0};
+  o.threads = 2;
+  const auto t0 = std::chrono::steady_clock::now();
+  { server unused(std::move(o)); }
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 1s);
+}
+
 }  // namespace
 }  // namespace sealwire::chat::test

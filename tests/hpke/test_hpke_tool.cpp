@@ -5,6 +5,8 @@
 #include "batch.hpp"
 #include "vectors.hpp"
 
+#include <sstream>
+
 using sealwire::test::bytes;
 using nlohmann::json;
 
@@ -116,6 +118,62 @@ TEST(HpkeBatch, MalformedRequestsGetErrors) {
   }
 }
 
+TEST(HpkeBatch, StrictnessKeptOnNlohmannJson) {
+  const std::string derive = R"({"op":"derive","kem":32,"ikm":"00")";
+  // Nesting: max_depth levels are read; one more is refused as a parse error.
+  auto nested = [&](int levels) {
+    return derive + ",\"x\":" + std::string(static_cast<std::size_t>(levels - 1), '[') +
+           std::string(static_cast<std::size_t>(levels - 1), ']') + "}";
+  };
+  EXPECT_FALSE(ask_raw(nested(sealwire::tool::max_depth)).contains("error")) << nested(sealwire::tool::max_depth);
+  const json deep = ask_raw(nested(sealwire::tool::max_depth + 1));
+  EXPECT_EQ(deep["error_type"], "parse_error");
+  EXPECT_NE(deep["error"].get<std::string>().find("nesting"), std::string::npos) << deep.dump();
+  // Integers only, within 64 signed bits.
+  for (const char* n : {"1.5", "1e2", "-0.0", "9223372036854775808", "18446744073709551616", "7e348", "-1e999"}) {
+    const json r = ask_raw(derive + ",\"x\":" + n + "}");
+    EXPECT_EQ(r["error_type"], "parse_error") << n << " -> " << r.dump();
+  }
+  EXPECT_FALSE(ask_raw(derive + ",\"x\":-9223372036854775808}").contains("error"));
+  EXPECT_FALSE(ask_raw(derive + ",\"x\":9223372036854775807}").contains("error"));
+  // Invalid UTF-8 anywhere in a string, and unpaired surrogates, are parse errors.
+  for (const std::string bad : {"\xff", "\xc0\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\\udc00", "\xe2\x82"}) {
+    const json r = ask_raw(derive + ",\"x\":\"a" + bad + "\"}");
+    EXPECT_EQ(r["error_type"], "parse_error") << r.dump();
+  }
+  EXPECT_FALSE(ask_raw(derive + ",\"x\":\"\u00e9\\ud83d\\ude00\"}").contains("error"));
+  // Duplicate members: the first one wins (in nested objects too).
+  const json first = ask({{"op", "derive"}, {"kem", 32}, {"ikm", "00"}});
+  const json dup = ask_raw(R"({"op":"derive","kem":32,"ikm":"00","x":{"a":1,"a":{"b":1}},"ikm":"01"})");
+  EXPECT_EQ(dup, first);
+  // The request's id comes first in the response; members keep their order.
+  const std::string line = sealwire::tool::handle_batch_line(R"({"op":"derive","ikm":"00","kem":32,"id":"z"})");
+  EXPECT_EQ(line.rfind(R"({"id":"z","skR":")", 0), 0u) << line;
+  // Over the line limit: refused before parsing.
+  const json big = ask_raw(std::string(sealwire::tool::max_line_size + 1, ' '));
+  EXPECT_EQ(big["error_type"], "parse_error");
+  EXPECT_NE(big["error"].get<std::string>().find("longer than"), std::string::npos);
+}
+
+TEST(HpkeBatch, RunBatchAnswersEveryLineAndBoundsLongOnes) {
+  const std::string ok = R"({"id":1,"op":"derive","kem":32,"ikm":"00"})";
+  std::string too_long = R"({"id":2,"op":"derive","kem":32,"ikm":")";
+  too_long += std::string(sealwire::tool::max_line_size, '0') + "\"}";
+  std::istringstream in(ok + "\r\n\n  \t\n" + too_long + "\n{\n" + ok);  // the last line has no newline
+  std::ostringstream out;
+  EXPECT_EQ(sealwire::tool::run_batch(in, out), 0);
+  std::istringstream replies(out.str());
+  std::vector<json> r;
+  for (std::string l; std::getline(replies, l);) r.push_back(json::parse(l));
+  ASSERT_EQ(r.size(), 4u) << out.str().substr(0, 2000);
+  EXPECT_EQ(r[0]["id"], 1);
+  EXPECT_FALSE(r[0].contains("error"));
+  EXPECT_EQ(r[1]["error_type"], "parse_error");
+  EXPECT_NE(r[1]["error"].get<std::string>().find("longer than"), std::string::npos);
+  EXPECT_EQ(r[2]["error_type"], "parse_error");
+  EXPECT_EQ(r[3], r[0]);
+}
+
 TEST(HpkeBatch, RandomBytesNeverCrash) {
   sealwire::test::seeded_random rng(9180);
   const std::string valid = R"({"op":"derive","kem":32,"ikm":"0011223344"})";
@@ -129,11 +187,3 @@ TEST(HpkeBatch, RandomBytesNeverCrash) {
   }
 }
 
-TEST(HpkeBatch, SuiteNames) {
-  using namespace sealwire::hpke;
-  EXPECT_EQ(sealwire::tool::parse_suite("x25519,hkdf-sha256,chacha20poly1305"),
-            (suite{kem_id::x25519, kdf_id::hkdf_sha256, aead_id::chacha20_poly1305}));
-  EXPECT_EQ(sealwire::tool::parse_suite("0x21,3,65535"), (suite{kem_id::x448, kdf_id::hkdf_sha512, aead_id::export_only}));
-  EXPECT_FALSE(sealwire::tool::parse_suite("x25519,hkdf-sha256"));
-  EXPECT_FALSE(sealwire::tool::parse_suite("x25519,md5,chacha20poly1305"));
-}

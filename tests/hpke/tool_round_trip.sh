@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# sealwire-hpke end to end, in every mode: keygen to files (private key 0600),
+# sealwire-hpke end to end, in every mode: keygen to files (private key 0600,
+# never overwritten without --force),
 # seal stdin to a file, open it back; a wrong info and a flipped byte fail.
 set -euo pipefail
 tool="$1"; work="$2"
@@ -8,6 +9,13 @@ rm -rf "$work"; mkdir -p "$work"; cd "$work"
 "$tool" keygen --kem x448 --out bob 2>/dev/null
 "$tool" keygen --kem x448 --out alice --hex 2>/dev/null
 [[ $(stat -c %a bob.priv) == 600 ]] || { echo "private key file is not 0600"; exit 1; }
+# Existing key files are kept unless --force is given.
+cp bob.priv bob.priv.orig
+if "$tool" keygen --kem x448 --out bob 2>/dev/null; then echo "keygen overwrote bob.priv"; exit 1; fi
+cmp -s bob.priv bob.priv.orig || { echo "a refused keygen changed bob.priv"; exit 1; }
+"$tool" keygen --kem x448 --out carol --hex 2>/dev/null
+"$tool" keygen --kem x448 --out carol --hex --force 2>/dev/null
+[[ $(stat -c %a carol.priv) == 600 ]] || { echo "a replaced private key file is not 0600"; exit 1; }
 suite=x448,hkdf-sha512,chacha20poly1305
 msg="the magic words are squeamish ossifrage"
 for mode in base psk auth auth_psk; do
