@@ -69,7 +69,10 @@ inline constexpr suite default_suite{kem_id::x25519, kdf_id::hkdf_sha256, aead_i
 
 // The sizes of a KEM (RFC 9180 7.1): Nsecret, Nenc, Npk, Nsk.
 struct kem_sizes {
-  std::size_t secret, enc, public_key, private_key;
+  std::size_t secret;       // Nsecret: the length of the shared secret
+  std::size_t enc;          // Nenc: the length of the encapsulated key
+  std::size_t public_key;   // Npk: the length of a serialized public key
+  std::size_t private_key;  // Nsk: the length of a serialized private key
 };
 // kem_info returns a KEM's sizes. Error: unsupported_suite.
 [[nodiscard]] SEALWIRE_API result<kem_sizes> kem_info(kem_id kem) noexcept;
