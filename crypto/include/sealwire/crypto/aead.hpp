@@ -86,7 +86,10 @@ class SEALWIRE_API aead_key {
   // with not_keyed).
   aead_key() noexcept;
   ~aead_key();
+  // The move constructor takes over other's key; other is wiped and left empty.
   aead_key(aead_key&& other) noexcept;
+  // Move assignment wipes this object's key, then takes over other's as the
+  // move constructor does.
   aead_key& operator=(aead_key&& other) noexcept;
   aead_key(const aead_key&) = delete;
   aead_key& operator=(const aead_key&) = delete;
@@ -181,7 +184,11 @@ class SEALWIRE_API aead_sealer {
  public:
   aead_sealer() noexcept;
   ~aead_sealer();
+  // The move constructor takes over other's message in progress; other is
+  // wiped.
   aead_sealer(aead_sealer&& other) noexcept;
+  // Move assignment wipes this sealer, then takes over other's message as the
+  // move constructor does.
   aead_sealer& operator=(aead_sealer&& other) noexcept;
   aead_sealer(const aead_sealer&) = delete;
   aead_sealer& operator=(const aead_sealer&) = delete;
@@ -237,7 +244,11 @@ class SEALWIRE_API aead_opener {
  public:
   aead_opener() noexcept;
   ~aead_opener();
+  // The move constructor takes over other's message in progress, held-back
+  // tag bytes and failure included; other is wiped.
   aead_opener(aead_opener&& other) noexcept;
+  // Move assignment wipes this opener, then takes over other's message as the
+  // move constructor does.
   aead_opener& operator=(aead_opener&& other) noexcept;
   aead_opener(const aead_opener&) = delete;
   aead_opener& operator=(const aead_opener&) = delete;
@@ -286,14 +297,21 @@ class SEALWIRE_API aead_opener {
 // aead_suite gives one algorithm fixed-size key and nonce spans.
 template <aead_algorithm Alg>
 struct aead_suite {
+  // algorithm is the algorithm this suite fixes.
   static constexpr aead_algorithm algorithm = Alg;
+  // key_size is the key length in bytes: 16 for AES-128-GCM, 32 otherwise.
   static constexpr std::size_t key_size = Alg == aead_algorithm::aes128_gcm ? 16 : 32;
+  // nonce_size is the nonce length in bytes: 12 for ChaCha20-Poly1305 and
+  // AES-GCM, 8 for the original ChaCha20-Poly1305, 24 for the X variants.
   static constexpr std::size_t nonce_size =
       Alg == aead_algorithm::chacha20_poly1305 || is_aes_gcm(Alg) ? 12
       : Alg == aead_algorithm::chacha20_poly1305_original         ? 8
                                                                   : 24;
+  // tag_size is the tag length in bytes (aead_tag_size).
   static constexpr std::size_t tag_size = aead_tag_size;
+  // key_span is a key of exactly key_size bytes.
   using key_span = std::span<const std::uint8_t, key_size>;
+  // nonce_span is a nonce of exactly nonce_size bytes.
   using nonce_span = std::span<const std::uint8_t, nonce_size>;
 
   // seal: aead_seal with this algorithm.
@@ -335,11 +353,18 @@ struct aead_suite {
   };
 };
 
+// chacha20_poly1305 is ChaCha20-Poly1305 (RFC 8439) with typed key and nonce.
 using chacha20_poly1305 = aead_suite<aead_algorithm::chacha20_poly1305>;
+// xchacha20_poly1305 is XChaCha20-Poly1305 with typed key and nonce.
 using xchacha20_poly1305 = aead_suite<aead_algorithm::xchacha20_poly1305>;
+// xsalsa20_poly1305 is NaCl's secretbox with typed key and nonce.
 using xsalsa20_poly1305 = aead_suite<aead_algorithm::xsalsa20_poly1305>;
+// chacha20_poly1305_original is the 64-bit-nonce ChaCha20-Poly1305 with typed
+// key and nonce.
 using chacha20_poly1305_original = aead_suite<aead_algorithm::chacha20_poly1305_original>;
+// aes128_gcm is AES-128-GCM (96-bit nonce) with typed key and nonce.
 using aes128_gcm = aead_suite<aead_algorithm::aes128_gcm>;
+// aes256_gcm is AES-256-GCM (96-bit nonce) with typed key and nonce.
 using aes256_gcm = aead_suite<aead_algorithm::aes256_gcm>;
 
 }  // namespace sealwire::crypto

@@ -5,7 +5,8 @@
 // header adds one-shot functions for the other IV lengths the standard
 // allows, which form the pre-counter block J0 through GHASH (SP 800-38D 7.1
 // step 2). Prefer 96-bit nonces: they are the only ones the AEAD interface,
-// HPKE and the record layer use.
+// HPKE and the record layer use. Start from aead.hpp unless a protocol you
+// implement fixes another IV length.
 #pragma once
 
 #include <sealwire/crypto/aead.hpp>

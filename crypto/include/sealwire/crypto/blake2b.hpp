@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // BLAKE2b (RFC 7693): unkeyed and keyed hashing (keys up to 64 bytes) with
-// 1- to 64-byte output, incremental and one-shot.
+// 1- to 64-byte output, incremental and one-shot. A primitive for protocols
+// that name BLAKE2b; for encryption start from box.hpp or hpke/single_shot.hpp.
 #pragma once
 
 #include <sealwire/crypto/export.hpp>
@@ -20,12 +21,17 @@ namespace sealwire::crypto {
 // the key, is wiped by finish and on destruction.
 class SEALWIRE_API blake2b {
  public:
+  // max_out_size is the longest digest in bytes.
   static constexpr std::size_t max_out_size = 64;
+  // max_key_size is the longest key in bytes.
   static constexpr std::size_t max_key_size = 64;
+  // block_size is the compression function's block in bytes.
   static constexpr std::size_t block_size = 128;
 
   blake2b() noexcept = default;
+  // Copying snapshots the hash so far; both copies may continue.
   blake2b(const blake2b&) noexcept = default;
+  // Copy assignment snapshots the hash so far, as the copy constructor does.
   blake2b& operator=(const blake2b&) noexcept = default;
   ~blake2b();
 

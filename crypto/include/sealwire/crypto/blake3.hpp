@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // BLAKE3 (the BLAKE3 specification, O'Connor, Aumasson, Neves and
 // Wilcox-O'Hearn, 2020): hash, keyed_hash and derive_key with extendable output.
+// A primitive for hashing, MACs and key derivation of your own; for
+// encryption start from box.hpp or hpke/single_shot.hpp.
 #pragma once
 
 #include <sealwire/crypto/export.hpp>
@@ -22,9 +24,13 @@ namespace sealwire::crypto {
 // buffered. Messages are limited to 2^64 - 1 bytes, outputs to 2^64 bytes.
 class SEALWIRE_API blake3 {
  public:
+  // key_size is the key length of keyed_hash mode in bytes.
   static constexpr std::size_t key_size = 32;
+  // default_out_size is the standard output length in bytes.
   static constexpr std::size_t default_out_size = 32;
+  // block_size is the compression function's block in bytes.
   static constexpr std::size_t block_size = 64;
+  // chunk_size is the length in bytes of the chunks that form the tree's leaves.
   static constexpr std::size_t chunk_size = 1024;
 
   // blake3() starts a hash in the default (hash) mode.
@@ -38,7 +44,9 @@ class SEALWIRE_API blake3 {
   // the key material, then finalize to get the derived key.
   [[nodiscard]] static blake3 derive_key(std::string_view context) noexcept;
 
+  // Copying snapshots the hash so far; both copies may continue.
   blake3(const blake3&) noexcept = default;
+  // Copy assignment snapshots the hash so far, as the copy constructor does.
   blake3& operator=(const blake3&) noexcept = default;
   ~blake3();
 
@@ -54,7 +62,9 @@ class SEALWIRE_API blake3 {
   // any offset. Reads in small pieces compress each 64-byte output block once.
   class output_reader {
    public:
+    // Copying snapshots the reader at its position.
     output_reader(const output_reader&) noexcept = default;
+    // Copy assignment snapshots the reader at its position.
     output_reader& operator=(const output_reader&) noexcept = default;
     ~output_reader();
 
@@ -62,6 +72,7 @@ class SEALWIRE_API blake3 {
     void read(std::span<std::uint8_t> out) noexcept;
     // seek moves to a byte offset in the output.
     void seek(std::uint64_t offset) noexcept { position_ = offset; }
+    // position is the byte offset in the output that the next read starts at.
     [[nodiscard]] std::uint64_t position() const noexcept { return position_; }
 
    private:
@@ -90,8 +101,11 @@ class SEALWIRE_API blake3 {
   // hash, keyed_hash and derive_key compute out.size() bytes of output for a
   // whole message in one call.
   static void hash(std::span<std::uint8_t> out, std::span<const std::uint8_t> in) noexcept;
+  // keyed_hash is hash in keyed_hash mode under key.
   static void keyed_hash(std::span<std::uint8_t> out, std::span<const std::uint8_t, key_size> key,
                          std::span<const std::uint8_t> in) noexcept;
+  // derive_key (one call) derives out.size() bytes from key_material for a
+  // context string, in derive_key mode.
   static void derive_key(std::span<std::uint8_t> out, std::string_view context,
                          std::span<const std::uint8_t> key_material) noexcept;
 

@@ -11,7 +11,8 @@
 //   std::vector<std::uint8_t> opened = sealwire::box::open(key, sealed).value();
 //
 // Optional associated data is authenticated, not encrypted, and must be given
-// again to open. aead.hpp is the span-based layer beneath.
+// again to open. aead.hpp is the span-based layer beneath; for public-key
+// encryption start from hpke/single_shot.hpp instead.
 #pragma once
 
 #include <sealwire/crypto/bytes.hpp>
@@ -26,8 +27,11 @@
 
 namespace sealwire::box {
 
+// key_size is the length of a box key in bytes.
 inline constexpr std::size_t key_size = 32;
+// nonce_size is the length in bytes of the random nonce that starts a sealed message.
 inline constexpr std::size_t nonce_size = 24;
+// tag_size is the length in bytes of the tag that ends a sealed message.
 inline constexpr std::size_t tag_size = 16;
 // overhead is what sealing adds to a message: the nonce and the tag.
 inline constexpr std::size_t overhead = nonce_size + tag_size;

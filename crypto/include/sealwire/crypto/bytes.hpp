@@ -2,6 +2,8 @@
 // Byte views shared by every component: bytes_view for data, and
 // associated_data, a distinct type for what an AEAD authenticates but does
 // not encrypt, so that swapping plaintext and associated data does not compile.
+// The API headers include it; start from box.hpp, hpke/single_shot.hpp or
+// record/stream.hpp.
 #pragma once
 
 #include <cstddef>

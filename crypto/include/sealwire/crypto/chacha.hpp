@@ -2,6 +2,8 @@
 // ChaCha (Bernstein 2008) with 8, 12 or 20 rounds: the original variant
 // (64-bit nonce and counter), the IETF variant (RFC 8439: 96-bit nonce, 32-bit
 // counter) and XChaCha (draft-irtf-cfrg-xchacha: 192-bit nonce via HChaCha).
+// The raw keystream, unauthenticated: for encryption start from box.hpp, or
+// aead.hpp for ChaCha20-Poly1305.
 #pragma once
 
 #include <sealwire/crypto/export.hpp>
@@ -32,6 +34,7 @@ class SEALWIRE_API chacha : public stream_cipher {
 SEALWIRE_API void hchacha(std::span<std::uint8_t, 32> out, std::span<const std::uint8_t, 32> key,
              std::span<const std::uint8_t, 16> nonce, unsigned rounds = 20) noexcept;
 
+// hchacha20 is hchacha with 20 rounds, the HChaCha20 of XChaCha20.
 inline void hchacha20(std::span<std::uint8_t, 32> out, std::span<const std::uint8_t, 32> key,
                       std::span<const std::uint8_t, 16> nonce) noexcept {
   hchacha(out, key, nonce, 20);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Contract failures: API misuse (wrong call order, a length limit a caller must
 // respect) is a programming error, reported through one replaceable handler.
+// result.hpp includes it; an application only installs a handler, if any.
 #pragma once
 
 #include <sealwire/crypto/export.hpp>
@@ -9,10 +10,10 @@ namespace sealwire {
 
 // contract_violation describes a failed precondition.
 struct contract_violation {
-  const char* condition;
-  const char* file;
-  int line;
-  const char* function;
+  const char* condition;  // the failed condition, as written in the source
+  const char* file;       // the source file of the check
+  int line;               // its line
+  const char* function;   // the function that made the check
 };
 
 // contract_handler is called on a contract failure. It must not return (it may

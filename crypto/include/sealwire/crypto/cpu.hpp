@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Run-time CPU feature detection (cpuid + xgetbv), detected once and cached,
-// with a way to force a lower level so every SIMD path can be tested.
+// with a way to force a lower level so every SIMD path can be tested. The
+// primitives pick their kernels by themselves: an application needs this
+// header only to restrict or report them.
 #pragma once
 
 #include <sealwire/crypto/export.hpp>
@@ -33,6 +35,7 @@ enum feature : std::uint32_t {
 // enables the features listed in docs/architecture.md ("CPU levels").
 enum class level : std::uint8_t { portable = 0, sse41 = 1, avx2 = 2, avx512 = 3 };
 
+// all_levels lists every level, portable first, whether or not this machine has it.
 inline constexpr level all_levels[] = {level::portable, level::sse41, level::avx2, level::avx512};
 
 // detected returns the features this CPU and OS support, ignoring any forcing.

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Constant-time helpers: comparison, selection and memory wiping whose timing
-// and memory access do not depend on the secret values involved.
+// and memory access do not depend on the secret values involved. For code
+// that handles secrets beside sealwire's API (box.hpp, hpke/single_shot.hpp):
+// ct::equal for tags, ct::wipe for keys and unverified plaintext.
 #pragma once
 
 #include <sealwire/crypto/export.hpp>
@@ -65,6 +67,7 @@ inline void wipe(void* p, std::size_t n) noexcept {
   __asm__ __volatile__("" : : "r"(p) : "memory");
 }
 
+// wipe(s) zeroes the bytes s views, as wipe(s.data(), s.size()).
 inline void wipe(std::span<std::uint8_t> s) noexcept { wipe(s.data(), s.size()); }
 
 // wipe_object zeroes a trivially copyable object (a state struct) in place.

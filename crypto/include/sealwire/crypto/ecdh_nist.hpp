@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // ECDH on the NIST prime curves P-256, P-384 and P-521 (FIPS 186-4 D.1.2,
 // SEC 1 3.3.1), constant time, with uncompressed SEC 1 public keys as HPKE
-// (RFC 9180 7.1.1) serializes them.
+// (RFC 9180 7.1.1) serializes them. The primitive behind HPKE's NIST-curve
+// KEMs; for public-key encryption start from hpke/single_shot.hpp.
 #pragma once
 
 #include <sealwire/crypto/export.hpp>
@@ -14,6 +15,7 @@
 
 namespace sealwire::crypto {
 
+// nist_curve names a curve: P-256, P-384 or P-521 (FIPS 186-4 D.1.2).
 enum class nist_curve { p256, p384, p521 };
 
 // ecdh_nist<C> is ECDH on curve C. Private keys are fixed-length big-endian
@@ -22,10 +24,16 @@ enum class nist_curve { p256, p384, p521 };
 // coordinate of the product, fixed-length big-endian (SEC 1 3.3.1).
 template <nist_curve C>
 struct SEALWIRE_API ecdh_nist {
+  // scalar_size is the length in bytes of a private key (and of a coordinate):
+  // 32, 48 or 66.
   static constexpr std::size_t scalar_size = C == nist_curve::p256 ? 32 : C == nist_curve::p384 ? 48 : 66;
+  // point_size is the length in bytes of an uncompressed public key.
   static constexpr std::size_t point_size = 1 + 2 * scalar_size;
+  // secret_size is the length in bytes of a shared secret (an X coordinate).
   static constexpr std::size_t secret_size = scalar_size;
+  // scalar_span is a private key of exactly scalar_size bytes.
   using scalar_span = std::span<const std::uint8_t, scalar_size>;
+  // point_span is a public key of exactly point_size bytes.
   using point_span = std::span<const std::uint8_t, point_size>;
 
   // shared_secret computes the X coordinate of scalar * peer into out.
@@ -65,8 +73,11 @@ extern template struct ecdh_nist<nist_curve::p256>;
 extern template struct ecdh_nist<nist_curve::p384>;
 extern template struct ecdh_nist<nist_curve::p521>;
 
+// p256 is ECDH on P-256.
 using p256 = ecdh_nist<nist_curve::p256>;
+// p384 is ECDH on P-384.
 using p384 = ecdh_nist<nist_curve::p384>;
+// p521 is ECDH on P-521.
 using p521 = ecdh_nist<nist_curve::p521>;
 
 }  // namespace sealwire::crypto

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // SEALWIRE_API marks the public API of sealwire's shared libraries, which are
-// built with hidden symbol visibility; nothing unmarked is exported.
+// built with hidden symbol visibility; nothing unmarked is exported. Every
+// public header includes it; an application has nothing to call here.
 #pragma once
 
 // On ELF platforms the same attribute serves the library that defines a

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Hexadecimal encoding and decoding in constant time, so keys can be printed
-// and parsed without leaking their value through timing.
+// and parsed without leaking their value through timing. A utility beside the
+// API proper (box.hpp, hpke/keys.hpp), for keys kept as text.
 #pragma once
 
 #include <sealwire/crypto/export.hpp>

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// HMAC (RFC 2104, FIPS 198-1) over the SHA-2 hashes.
+// HMAC (RFC 2104, FIPS 198-1) over the SHA-2 hashes, with the hash fixed at
+// compile time (kdf.hpp chooses it at run time; hkdf.hpp builds on this).
 #pragma once
 
 #include <sealwire/crypto/ct.hpp>
@@ -19,13 +20,19 @@ namespace sealwire::crypto {
 template <class Hash>
 class hmac {
  public:
+  // tag_size is the tag length in bytes, the hash's digest size.
   static constexpr std::size_t tag_size = Hash::digest_size;
+  // block_size is the hash's block size in bytes; longer keys are hashed first.
   static constexpr std::size_t block_size = Hash::block_size;
+  // tag_span is an output of exactly tag_size bytes.
   using tag_span = std::span<std::uint8_t, tag_size>;
 
   hmac() noexcept = default;
+  // A MAC keyed with key, as init(key).
   explicit hmac(std::span<const std::uint8_t> key) noexcept { init(key); }
+  // Copying duplicates the key and the message so far.
   hmac(const hmac&) noexcept = default;
+  // Copy assignment duplicates the key and the message so far.
   hmac& operator=(const hmac&) noexcept = default;
   ~hmac() {
     inner_key_.wipe();
@@ -51,6 +58,7 @@ class hmac {
     inner_ = inner_key_;
   }
 
+  // update absorbs message bytes in pieces of any size.
   void update(std::span<const std::uint8_t> in) noexcept { inner_.update(in); }
 
   // finish writes the tag and readies the MAC for another message.
@@ -87,8 +95,11 @@ class hmac {
   Hash inner_key_, outer_key_, inner_;
 };
 
+// hmac_sha256 is HMAC-SHA256.
 using hmac_sha256 = hmac<sha256>;
+// hmac_sha384 is HMAC-SHA384.
 using hmac_sha384 = hmac<sha384>;
+// hmac_sha512 is HMAC-SHA512.
 using hmac_sha512 = hmac<sha512>;
 
 }  // namespace sealwire::crypto

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // SHA-2, HMAC and HKDF (RFC 5869) with the hash chosen at run time, for
 // protocols whose hash is negotiated (HPKE's KDF ids, the record handshake).
-// The templates in sha2.hpp, hmac.hpp and hkdf.hpp are the compile-time form.
+// The templates in sha2.hpp, hmac.hpp and hkdf.hpp are the compile-time form;
+// start from those when the hash is fixed.
 #pragma once
 
 #include <sealwire/crypto/bytes.hpp>

@@ -2,7 +2,8 @@
 // sealwire's logging hook: a minimum level and a callback, silent until the
 // application installs one. The library logs events (handshake results, key
 // updates, closes, failures and their reasons), never key material, secrets
-// or plaintext. Examples route it to spdlog; any logger will do.
+// or plaintext. Examples route it to spdlog; any logger will do. Of this
+// header an application needs only set_log_handler.
 #pragma once
 
 #include <sealwire/crypto/export.hpp>

@@ -3,6 +3,8 @@
 // namespace, found by argument-dependent lookup) and sealwire::parse<Id>.
 //   auto kem = sealwire::parse<sealwire::hpke::kem_id>("x25519");   // result<kem_id>
 //   std::string_view name = to_string(*kem);                       // "x25519"
+// The ids themselves are in aead.hpp, kdf.hpp, hpke/suite.hpp and
+// record/config.hpp, which include this header.
 #pragma once
 
 #include <sealwire/crypto/result.hpp>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Poly1305 (RFC 8439 section 2.5): a one-time authenticator, incremental or
-// one-shot, with a constant-time tag check.
+// one-shot, with a constant-time tag check. A building block: for
+// authenticated encryption start from box.hpp, or aead.hpp.
 #pragma once
 
 #include <sealwire/crypto/export.hpp>
@@ -23,8 +24,11 @@ inline constexpr std::size_t poly1305_state_storage = 448;
 // over and wipes the source. Destruction wipes.
 class SEALWIRE_API poly1305 {
  public:
+  // key_size is the one-time key's length in bytes (r || s).
   static constexpr std::size_t key_size = 32;
+  // tag_size is the tag's length in bytes.
   static constexpr std::size_t tag_size = 16;
+  // block_size is the length in bytes of the blocks the message is cut into.
   static constexpr std::size_t block_size = 16;
 
   // An unkeyed authenticator: init before use.
@@ -34,7 +38,9 @@ class SEALWIRE_API poly1305 {
   ~poly1305();
   poly1305(const poly1305&) = delete;
   poly1305& operator=(const poly1305&) = delete;
+  // The move constructor takes over other's key and message so far; other is wiped.
   poly1305(poly1305&& other) noexcept;
+  // Move assignment replaces this state with other's, as the move constructor does.
   poly1305& operator=(poly1305&& other) noexcept;
 
   // init starts a new message with key = r || s.

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The CSPRNG entry point: the operating system's generator (getrandom), with a
-// replaceable source so tests can be deterministic.
+// replaceable source so tests can be deterministic. The API draws its keys
+// and nonces from it by itself (box.hpp, hpke/keys.hpp); call random_bytes
+// for other needs.
 #pragma once
 
 #include <sealwire/crypto/export.hpp>

@@ -2,7 +2,9 @@
 // sealwire's error model: std::error_code with sealwire's own categories, one
 // small result<T> (a value or an error code) used by every component, and the
 // error conditions that group the components' codes (authentication failure,
-// bad key, limit reached) so a caller can test them across layers.
+// bad key, limit reached) so a caller can test them across layers. Every API
+// header includes it; start from box.hpp, hpke/single_shot.hpp or
+// record/stream.hpp.
 #pragma once
 
 #include <sealwire/crypto/contract.hpp>
@@ -66,6 +68,7 @@ enum class condition {
 // for std::expected-style or Asio-style exceptions catches it.
 class SEALWIRE_API bad_result_access : public std::system_error {
  public:
+  // An exception carrying ec, which code() returns.
   explicit bad_result_access(std::error_code ec);
 };
 
@@ -89,13 +92,19 @@ namespace detail {
 template <class T>
 class [[nodiscard]] result {
  public:
+  // value_type is T, the type of the value held on success.
   using value_type = T;
 
+  // A result holding a copy of v (implicit, so a function can return v).
   result(const T& v) : v_(std::in_place_index<0>, v) {}          // NOLINT(implicit)
+  // A result holding v, moved in (implicit).
   result(T&& v) : v_(std::in_place_index<0>, std::move(v)) {}     // NOLINT(implicit)
+  // A result holding the error ec (implicit); an empty ec is a contract failure.
   result(std::error_code ec) noexcept : v_(std::in_place_index<1>, ec) {  // NOLINT(implicit)
     SEALWIRE_EXPECTS(ec);
   }
+  // A result holding the error code of an error enum value such as
+  // crypto_errc (implicit, so a function can return crypto_errc::invalid_key).
   template <class E>
     requires std::is_error_code_enum_v<E>
   result(E e) noexcept : result(std::error_code(make_error_code(e))) {}  // NOLINT(implicit)
@@ -169,11 +178,15 @@ class [[nodiscard]] result {
 template <>
 class [[nodiscard]] result<void> {
  public:
+  // value_type is void: success holds no value.
   using value_type = void;
 
   // A default-constructed result<void> is success.
   result() noexcept = default;
+  // A result holding ec (implicit); an empty ec means success.
   result(std::error_code ec) noexcept : ec_(ec) {}  // NOLINT(implicit)
+  // A result holding the error code of an error enum value such as
+  // crypto_errc (implicit).
   template <class E>
     requires std::is_error_code_enum_v<E>
   result(E e) noexcept : ec_(make_error_code(e)) {}  // NOLINT(implicit)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Salsa20 (Bernstein 2005) with 8, 12 or 20 rounds, 64-bit nonce and counter,
-// and XSalsa20 ("Extending the Salsa20 nonce", 2008) via HSalsa20.
+// and XSalsa20 ("Extending the Salsa20 nonce", 2008) via HSalsa20. The raw
+// keystream, unauthenticated: for encryption start from box.hpp, or aead.hpp
+// for XSalsa20-Poly1305.
 #pragma once
 
 #include <sealwire/crypto/export.hpp>
@@ -28,6 +30,7 @@ class SEALWIRE_API salsa20 : public stream_cipher {
 SEALWIRE_API void hsalsa(std::span<std::uint8_t, 32> out, std::span<const std::uint8_t, 32> key,
             std::span<const std::uint8_t, 16> nonce, unsigned rounds = 20) noexcept;
 
+// hsalsa20 is hsalsa with 20 rounds, the HSalsa20 of XSalsa20.
 inline void hsalsa20(std::span<std::uint8_t, 32> out, std::span<const std::uint8_t, 32> key,
                      std::span<const std::uint8_t, 16> nonce) noexcept {
   hsalsa(out, key, nonce, 20);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // SHA-256, SHA-384 and SHA-512 (FIPS 180-4): incremental and one-shot, with
-// copyable state.
+// copyable state. hmac.hpp and hkdf.hpp build on these; kdf.hpp chooses the
+// hash at run time.
 #pragma once
 
 #include <sealwire/crypto/export.hpp>
@@ -46,8 +47,11 @@ struct SEALWIRE_API sha384_traits : sha512_traits {
 template <class Traits>
 class SEALWIRE_API md_hash {
  public:
+  // digest_size is the digest length in bytes: 32, 48 or 64.
   static constexpr std::size_t digest_size = Traits::digest_size;
+  // block_size is the compression function's block in bytes: 64 or 128.
   static constexpr std::size_t block_size = Traits::block_size;
+  // digest_span is an output of exactly digest_size bytes.
   using digest_span = std::span<std::uint8_t, digest_size>;
 
   md_hash() noexcept { reset(); }
@@ -81,8 +85,11 @@ class SEALWIRE_API md_hash {
   std::uint64_t total_;  // bytes absorbed
 };
 
+// sha256 is SHA-256.
 using sha256 = md_hash<detail::sha256_traits>;
+// sha384 is SHA-384.
 using sha384 = md_hash<detail::sha384_traits>;
+// sha512 is SHA-512.
 using sha512 = md_hash<detail::sha512_traits>;
 
 extern template class md_hash<detail::sha256_traits>;

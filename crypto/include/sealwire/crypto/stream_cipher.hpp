@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The common shape of sealwire's stream ciphers (ChaCha, Salsa20): XOR of a
 // keystream in place or out of place, any lengths, seeking to a block counter.
+// Start from chacha.hpp or salsa20.hpp, which key it; for authenticated
+// encryption, from box.hpp or aead.hpp.
 #pragma once
 
 #include <sealwire/crypto/export.hpp>
@@ -24,11 +26,14 @@ inline constexpr std::size_t stream_state_storage = 1152;
 // the state and wipes the source. Destruction wipes.
 class SEALWIRE_API stream_cipher {
  public:
+  // block_size is the keystream block in bytes; seek counts in blocks.
   static constexpr std::size_t block_size = 64;
 
   stream_cipher(const stream_cipher&) = delete;
   stream_cipher& operator=(const stream_cipher&) = delete;
+  // The move constructor copies other's key and position and wipes other.
   stream_cipher(stream_cipher&& other) noexcept;
+  // Move assignment copies other's key and position over this state and wipes other.
   stream_cipher& operator=(stream_cipher&& other) noexcept;
   ~stream_cipher();
 
@@ -55,6 +60,7 @@ class SEALWIRE_API stream_cipher {
   stream_cipher() noexcept;
   // state is the stream's state (for the keying code of chacha and salsa20).
   [[nodiscard]] detail::stream_state& state() noexcept;
+  // state is the stream's state, read only.
   [[nodiscard]] const detail::stream_state& state() const noexcept;
 
  private:

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // X25519 (RFC 7748 section 5): Diffie-Hellman on Curve25519 with the
-// Montgomery ladder, constant time.
+// Montgomery ladder, constant time. The primitive behind HPKE's default KEM;
+// for public-key encryption start from hpke/single_shot.hpp.
 #pragma once
 
 #include <sealwire/crypto/export.hpp>
@@ -15,9 +16,13 @@ namespace sealwire::crypto {
 
 // x25519 is the X25519 function of RFC 7748 section 5.
 struct SEALWIRE_API x25519 {
+  // scalar_size is the length of a private key (a scalar) in bytes.
   static constexpr std::size_t scalar_size = 32;
+  // point_size is the length of a public key (a u-coordinate) in bytes.
   static constexpr std::size_t point_size = 32;
+  // scalar_span is a private key of exactly 32 bytes.
   using scalar_span = std::span<const std::uint8_t, 32>;
+  // point_span is a public key of exactly 32 bytes.
   using point_span = std::span<const std::uint8_t, 32>;
 
   // shared_secret computes X25519(scalar, peer) into out. Any 32-byte string

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // X448 (RFC 7748 section 5): Diffie-Hellman on Curve448 with the Montgomery
-// ladder, as used by HPKE's DHKEM(X448, HKDF-SHA512).
+// ladder, as used by HPKE's DHKEM(X448, HKDF-SHA512). For public-key
+// encryption start from hpke/single_shot.hpp.
 #pragma once
 
 #include <sealwire/crypto/export.hpp>
@@ -15,9 +16,13 @@ namespace sealwire::crypto {
 
 // x448 is the X448 function of RFC 7748 section 5 (Curve448, Montgomery ladder).
 struct SEALWIRE_API x448 {
+  // scalar_size is the length of a private key (a scalar) in bytes.
   static constexpr std::size_t scalar_size = 56;
+  // point_size is the length of a public key (a u-coordinate) in bytes.
   static constexpr std::size_t point_size = 56;
+  // scalar_span is a private key of exactly 56 bytes.
   using scalar_span = std::span<const std::uint8_t, 56>;
+  // point_span is a public key of exactly 56 bytes.
   using point_span = std::span<const std::uint8_t, 56>;
 
   // shared_secret computes X448(scalar, peer) into out. Any 56-byte string is

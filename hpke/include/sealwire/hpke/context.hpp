@@ -27,20 +27,20 @@ namespace sealwire::hpke {
 // sender_key only in the auth modes. ikm_e fixes the ephemeral key
 // (DeriveKeyPair(ikm_e)) for tests and interop; leave it empty otherwise.
 struct sender_options {
-  hpke::mode mode = hpke::mode::base;
-  bytes_view info = {};
-  bytes_view psk = {};
-  bytes_view psk_id = {};
+  hpke::mode mode = hpke::mode::base;       // the mode (RFC 9180 5)
+  bytes_view info = {};                     // the application's info, bound into the key schedule
+  bytes_view psk = {};                      // the pre-shared key, in the psk modes
+  bytes_view psk_id = {};                   // the pre-shared key's identifier, in the psk modes
   const private_key* sender_key = nullptr;  // skS in the auth modes
-  bytes_view ikm_e = {};
+  bytes_view ikm_e = {};                    // DeriveKeyPair input for the ephemeral key; empty: a random one
 };
 
 // Options of a recipient's setup, as sender_options.
 struct recipient_options {
-  hpke::mode mode = hpke::mode::base;
-  bytes_view info = {};
-  bytes_view psk = {};
-  bytes_view psk_id = {};
+  hpke::mode mode = hpke::mode::base;      // the mode, the same as the sender's
+  bytes_view info = {};                    // the info, the same as the sender's
+  bytes_view psk = {};                     // the pre-shared key, in the psk modes
+  bytes_view psk_id = {};                  // the pre-shared key's identifier, in the psk modes
   const public_key* sender_key = nullptr;  // pkS in the auth modes
 };
 
@@ -59,7 +59,11 @@ struct sequence {
 // destruction and when moved from.
 class SEALWIRE_API context {
  public:
+  // The move constructor takes over other's keys and sequence number; other's
+  // secrets are wiped.
   context(context&& other) noexcept;
+  // Move assignment replaces this context with other's, as the move
+  // constructor does.
   context& operator=(context&& other) noexcept;
   context(const context&) = delete;
   context& operator=(const context&) = delete;
@@ -82,15 +86,18 @@ class SEALWIRE_API context {
   // next_nonce computes base_nonce XOR seq (RFC 9180 5.2); message_limit_reached
   // when seq is at its last value, without changing anything.
   [[nodiscard]] result<void> next_nonce(std::span<std::uint8_t, 12> nonce) const noexcept;
+  // advance moves the sequence number on by one, after a message succeeded.
   void advance() noexcept;
+  // wipe clears the key, the base nonce, the exporter secret and the
+  // sequence number.
   void wipe() noexcept;
 
-  hpke::suite suite_{};
-  crypto::secret_array<32> key_;  // the key schedule's `key` (Nk bytes)
-  crypto::aead_key aead_;         // key_, set up for the AEAD
-  crypto::secret_array<12> base_nonce_;
-  crypto::secret_array<64> exporter_secret_;
-  detail::sequence seq_{};
+  hpke::suite suite_{};                       // the suite of the setup
+  crypto::secret_array<32> key_;              // the key schedule's `key` (Nk bytes)
+  crypto::aead_key aead_;                     // key_, set up for the AEAD
+  crypto::secret_array<12> base_nonce_;       // the key schedule's base_nonce
+  crypto::secret_array<64> exporter_secret_;  // the key schedule's exporter_secret (Nh bytes)
+  detail::sequence seq_{};                    // the sequence number of the next message
 };
 
 // sender_context seals a sequence of messages (ContextS).
@@ -120,8 +127,8 @@ class SEALWIRE_API recipient_context : public context {
 // sender_setup is what setup_sender makes: the encapsulated key to send and
 // the sender's context.
 struct sender_setup {
-  public_key enc;  // the encapsulated key to send to the recipient
-  sender_context context;
+  public_key enc;          // the encapsulated key to send to the recipient
+  sender_context context;  // the context that seals the messages
 };
 
 // setup_sender is SetupBaseS/SetupPSKS/SetupAuthS/SetupAuthPSKS (RFC 9180 5.1)

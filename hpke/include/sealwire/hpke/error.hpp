@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// Errors reported by sealwire's HPKE (RFC 9180).
+// Errors reported by sealwire's HPKE (RFC 9180). The HPKE API is in
+// single_shot.hpp (start there) and context.hpp; result.hpp's conditions
+// test these errors together with the other layers'.
 #pragma once
 
 #include <sealwire/crypto/result.hpp>

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // HPKE (RFC 9180) key pairs: generation, derivation, serialization and
 // loading. Every key knows its KEM; using it with a suite of another KEM is
-// an error (kem_mismatch) when a context is set up.
+// an error (kem_mismatch) when a context is set up. The keys are used with
+// single_shot.hpp (start there) and context.hpp.
 //
 //   auto pair = sealwire::hpke::generate_key_pair().value();      // X25519
 //   std::vector<std::uint8_t> pub(pair.pub.bytes().begin(), pair.pub.bytes().end());
@@ -84,8 +85,8 @@ class SEALWIRE_API private_key {
 
 // key_pair is a private key and its public key.
 struct key_pair {
-  private_key priv;
-  public_key pub;
+  private_key priv;  // the private key (it holds its public key too)
+  public_key pub;    // the public key, to publish
 };
 
 // generate_key_pair draws a fresh key pair from the CSPRNG (by default for

@@ -31,9 +31,9 @@ namespace sealwire::hpke {
 // schedule: a context label such as "my app v1 messages") and the message's
 // associated data.
 struct message_options {
-  hpke::suite suite = default_suite;
-  bytes_view info = {};
-  associated_data aad = {};
+  hpke::suite suite = default_suite;  // the suite; the recipient's key must be of its KEM
+  bytes_view info = {};               // the application's info, the same on both sides
+  associated_data aad = {};           // the message's associated data, the same on both sides
 };
 
 // sealed_message is a sealed message in its two parts.

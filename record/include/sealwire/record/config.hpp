@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Configuration of a sealwire record connection: roles, keys, algorithm
-// preferences and the named limits of docs/protocol.md section 5.
+// preferences and the named limits of docs/protocol.md section 5. An
+// application fills in a client_config or server_config and hands it to
+// stream.hpp's handshake (start there) or to connection.hpp.
 #pragma once
 
 #include <sealwire/crypto/export.hpp>
@@ -18,10 +20,13 @@
 
 namespace sealwire::record {
 
+// protocol_version is the version of the record protocol (docs/protocol.md)
+// that this library speaks and offers in its ClientHello.
 inline constexpr std::uint16_t protocol_version = 0x0001;
 
 // Record framing sizes (docs/protocol.md 3).
 inline constexpr std::size_t record_header_size = 4;
+// record_tag_size is the tag length of every record AEAD in bytes.
 inline constexpr std::size_t record_tag_size = 16;
 // Wire bytes a record adds to its content: header, content-end marker, tag.
 inline constexpr std::size_t record_overhead = record_header_size + 1 + record_tag_size;
@@ -55,26 +60,31 @@ struct limits {
 // client's preferences. Shared by any number of connections. The KEM is the
 // server key's (X25519 or X448); a client key must be of the same KEM.
 struct client_config {
-  hpke::kdf_id kdf = hpke::kdf_id::hkdf_sha256;
+  hpke::kdf_id kdf = hpke::kdf_id::hkdf_sha256;          // the handshake's KDF; the server must accept it
   hpke::public_key server_key;                           // pinned
   std::shared_ptr<const hpke::private_key> client_key;   // set to authenticate as a client
+  // aeads are the record AEADs offered, most preferred first: the server
+  // takes the first one it accepts.
   std::vector<record_aead> aeads = {record_aead::chacha20_poly1305, record_aead::xchacha20_poly1305};
-  record::limits limits;
+  record::limits limits;                                 // this side's limits
 };
 
 // server_config: the server's static key and its acceptance policy. The
 // KEM is the static key's (X25519 or X448).
 struct server_config {
-  std::shared_ptr<const hpke::private_key> static_key;
+  std::shared_ptr<const hpke::private_key> static_key;  // required; clients pin its public key
+  // kdfs are the KDFs the server accepts for the handshake.
   std::vector<hpke::kdf_id> kdfs = {hpke::kdf_id::hkdf_sha256, hpke::kdf_id::hkdf_sha384,
                                     hpke::kdf_id::hkdf_sha512};
+  // aeads are the record AEADs the server accepts. Their order does not
+  // matter: the server takes the first of the client's offers that is here.
   std::vector<record_aead> aeads = {record_aead::chacha20_poly1305, record_aead::xchacha20_poly1305,
                                     record_aead::aes256_gcm, record_aead::aes128_gcm};
-  bool require_client_auth = false;
+  bool require_client_auth = false;                     // refuse clients that send no key (client_auth_required)
   // accept_client decides on an authenticating client's public key; unset
   // accepts any key that proves possession.
   std::function<bool(std::span<const std::uint8_t> client_public_key)> accept_client;
-  record::limits limits;
+  record::limits limits;  // this side's limits
 };
 
 }  // namespace sealwire::record

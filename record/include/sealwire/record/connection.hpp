@@ -2,7 +2,8 @@
 // The sans-IO core of the sealwire record protocol (docs/protocol.md): a
 // connection that turns application data into records and records (in any
 // fragments) into verified application data, and runs the handshake. It
-// never touches a socket; sealwire::record::stream puts it on Asio.
+// never touches a socket; sealwire::record::stream puts it on Asio. Start
+// from stream.hpp unless you drive the transport yourself.
 #pragma once
 
 #include <sealwire/crypto/aead.hpp>
@@ -20,6 +21,7 @@
 
 namespace sealwire::record {
 
+// role is a connection's side of the handshake.
 enum class role : std::uint8_t { client, server };
 
 using sealwire::bytes_view;
@@ -95,7 +97,11 @@ class SEALWIRE_API connection {
   // Creates a server connection waiting for a ClientHello.
   [[nodiscard]] static result<connection> server(std::shared_ptr<const server_config> cfg) noexcept;
 
+  // The move constructor takes over the other connection's state; the
+  // moved-from connection refuses every later call with bad_state.
   connection(connection&&) noexcept;
+  // Move assignment takes over the other connection's state, as the move
+  // constructor does.
   connection& operator=(connection&&) noexcept;
   connection(const connection&) = delete;
   connection& operator=(const connection&) = delete;
@@ -113,6 +119,7 @@ class SEALWIRE_API connection {
   [[nodiscard]] std::size_t readable() const noexcept { return plain_end_ - plain_begin_; }
   // peek shows them without copying; discard(n) drops the first n.
   [[nodiscard]] bytes_view peek() const noexcept { return {plain_.data() + plain_begin_, readable()}; }
+  // discard drops the first n verified plaintext bytes (at most readable()).
   void discard(std::size_t n) noexcept;
   // read copies out up to out.size() verified plaintext bytes.
   std::size_t read(std::span<std::uint8_t> out) noexcept;
@@ -134,6 +141,8 @@ class SEALWIRE_API connection {
   // sticky failure; `closed` after close(); `bad_state` before the handshake
   // completed; `sequence_exhausted`.
   [[nodiscard]] result<std::size_t> write(bytes_view data) noexcept;
+  // write (gathering) is write with several buffers, sealed one after the
+  // other into the same records.
   [[nodiscard]] result<std::size_t> write(std::span<const bytes_view> data) noexcept;
 
   // seal_to seals application data into `out` instead of the send buffer,
@@ -150,15 +159,25 @@ class SEALWIRE_API connection {
   // pending is the bytes to hand to the transport; consume(n) drops the
   // first n once sent.
   [[nodiscard]] bytes_view pending() const noexcept { return {out_.data() + out_begin_, out_end_ - out_begin_}; }
+  // consume drops the first n pending bytes (at most pending().size()).
   void consume(std::size_t n) noexcept;
 
   // ---- state ----
 
+  // handshake_complete reports that the handshake has finished: the peer's
+  // Finished verified, and application data may flow.
   [[nodiscard]] bool handshake_complete() const noexcept { return established_; }
+  // closed reports that close() queued this side's close record.
   [[nodiscard]] bool closed() const noexcept { return closed_; }
+  // error is the sticky failure, or an empty error_code while the
+  // connection is healthy.
   [[nodiscard]] std::error_code error() const noexcept;
+  // role is the side this connection plays.
   [[nodiscard]] record::role role() const noexcept { return role_; }
+  // aead is the record AEAD the handshake chose (meaningful once the
+  // handshake is complete).
   [[nodiscard]] record_aead aead() const noexcept { return aead_; }
+  // kdf is the handshake's KDF (meaningful once the handshake is complete).
   [[nodiscard]] hpke::kdf_id kdf() const noexcept { return tx_.kdf; }
   // peer_public_key is an authenticated client's static key (server side),
   // set only once its ClientFinished verified; empty otherwise.

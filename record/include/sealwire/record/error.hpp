@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// Errors reported by sealwire's record layer and its handshake.
+// Errors reported by sealwire's record layer and its handshake. The API is
+// in stream.hpp (start there) and connection.hpp; result.hpp's conditions
+// test these errors together with the other layers'.
 #pragma once
 
 #include <sealwire/crypto/result.hpp>

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // sealwire::record::stream<NextLayer>: the record protocol over an Asio
-// stream, shaped like boost::asio::ssl::stream.
+// stream, shaped like boost::asio::ssl::stream. Start here for secure
+// connections; config.hpp holds the keys and settings, connection.hpp the
+// sans-IO core beneath.
 //
 //   stream<tcp::socket> s(io_context);      // or (std::move(socket))
 //   s.next_layer().connect(endpoint);
@@ -51,29 +53,48 @@
 
 namespace sealwire::record {
 
+// stream runs the record protocol over NextLayer, an Asio stream such as
+// boost::asio::ip::tcp::socket, which it owns. It has the interface of
+// boost::asio::ssl::stream: handshake, read_some and write_some (so that
+// asio::read and asio::write work on it), shutdown, and their asynchronous
+// forms. The rules for using it are in this header's opening comment.
 template <class NextLayer>
 class stream {
  public:
   // Asio's error_code (it carries sealwire::record_errc values, which compare
   // equal to it directly: ec == record_errc::truncated).
   using error_code = boost::system::error_code;
+  // next_layer_type is the stream below, NextLayer without a reference.
   using next_layer_type = std::remove_reference_t<NextLayer>;
+  // lowest_layer_type is the next layer's lowest layer (the socket itself).
   using lowest_layer_type = typename next_layer_type::lowest_layer_type;
+  // executor_type is the next layer's executor type.
   using executor_type = typename next_layer_type::executor_type;
 
   // Bytes read from the next layer at a time.
   static constexpr std::size_t input_buffer_size = 64 * 1024;
 
+  // A stream whose next layer is constructed from args: an executor or
+  // io_context for a new socket, or a connected socket moved in.
   template <class... Args>
   explicit stream(Args&&... args) : next_(std::forward<Args>(args)...), in_(input_buffer_size) {}
 
+  // The move constructor moves the next layer and the connection; not while
+  // an operation is outstanding.
   stream(stream&&) = default;
+  // Move assignment moves the next layer and the connection; not while an
+  // operation is outstanding on either stream.
   stream& operator=(stream&&) = default;
 
+  // get_executor is the next layer's executor.
   executor_type get_executor() noexcept { return next_.get_executor(); }
+  // next_layer is the stream below, to connect it or set its options.
   next_layer_type& next_layer() noexcept { return next_; }
+  // next_layer is the stream below, read only.
   const next_layer_type& next_layer() const noexcept { return next_; }
+  // lowest_layer is the next layer's lowest layer.
   lowest_layer_type& lowest_layer() noexcept { return next_.lowest_layer(); }
+  // lowest_layer is the next layer's lowest layer, read only.
   const lowest_layer_type& lowest_layer() const noexcept { return next_.lowest_layer(); }
 
   // The sans-IO connection, once a handshake started (null before).
@@ -81,11 +102,18 @@ class stream {
 
   // ---- handshake ----
 
+  // handshake runs the handshake as a client, blocking until it completes.
+  // Errors throw boost::system::system_error: a configuration error
+  // (connection::client), a handshake failure or the next layer's error.
   void handshake(std::shared_ptr<const client_config> cfg) { throw_on(handshake_impl(connection::client(std::move(cfg)))); }
+  // handshake runs the handshake as a server, blocking; errors throw as for
+  // the client.
   void handshake(std::shared_ptr<const server_config> cfg) { throw_on(handshake_impl(connection::server(std::move(cfg)))); }
+  // handshake runs the handshake as a client and reports a failure in ec.
   void handshake(std::shared_ptr<const client_config> cfg, error_code& ec) {
     ec = handshake_impl(connection::client(std::move(cfg)));
   }
+  // handshake runs the handshake as a server and reports a failure in ec.
   void handshake(std::shared_ptr<const server_config> cfg, error_code& ec) {
     ec = handshake_impl(connection::server(std::move(cfg)));
   }
@@ -108,6 +136,10 @@ class stream {
 
   // ---- reading ----
 
+  // read_some blocks until verified plaintext is available, copies as much
+  // as fits into buffers and returns the count (0 at once for empty buffers).
+  // Errors throw boost::system::system_error, asio::error::eof after the
+  // peer's close record included.
   template <class MutableBufferSequence>
   std::size_t read_some(const MutableBufferSequence& buffers) {
     error_code ec;
@@ -116,6 +148,7 @@ class stream {
     return n;
   }
 
+  // read_some is read_some reporting a failure in ec, with a count of 0.
   template <class MutableBufferSequence>
   std::size_t read_some(const MutableBufferSequence& buffers, error_code& ec) {
     ec.clear();
@@ -143,6 +176,10 @@ class stream {
 
   // ---- writing ----
 
+  // write_some seals data from buffers into records (looking at the first 16
+  // non-empty buffers of the sequence at most), sends every pending record,
+  // blocking, and returns how many bytes of the data it took. Errors throw
+  // boost::system::system_error.
   template <class ConstBufferSequence>
   std::size_t write_some(const ConstBufferSequence& buffers) {
     error_code ec;
@@ -151,6 +188,9 @@ class stream {
     return n;
   }
 
+  // write_some is write_some reporting a failure in ec. When sending fails
+  // the count still says what was taken: those bytes are sealed and go out
+  // first with the next write.
   template <class ConstBufferSequence>
   std::size_t write_some(const ConstBufferSequence& buffers, error_code& ec) {
     ec.clear();
@@ -177,7 +217,11 @@ class stream {
 
   // ---- shutdown ----
 
+  // shutdown queues the close record (once) and sends everything pending,
+  // blocking; it does not wait for the peer's close record. Errors throw
+  // boost::system::system_error.
   void shutdown() { throw_on(shutdown_impl()); }
+  // shutdown is shutdown reporting a failure in ec.
   void shutdown(error_code& ec) { ec = shutdown_impl(); }
 
   // async_shutdown: completion signature void(error_code). Counts as a write.
