@@ -77,6 +77,7 @@ context::context(context&& other) noexcept
       base_nonce_(std::move(other.base_nonce_)),
       exporter_secret_(std::move(other.exporter_secret_)),
       seq_(other.seq_) {
+  other.suite_ = {};
   other.seq_ = {};
 }
 
@@ -88,6 +89,7 @@ context& context::operator=(context&& other) noexcept {
     base_nonce_ = std::move(other.base_nonce_);
     exporter_secret_ = std::move(other.exporter_secret_);
     seq_ = other.seq_;
+    other.suite_ = {};
     other.seq_ = {};
   }
   return *this;
@@ -110,7 +112,7 @@ std::size_t context::tag_size() const noexcept {
 
 result<void> context::export_secret(std::span<std::uint8_t> out, bytes_view exporter_context) const noexcept {
   const detail::kdf_desc* kdf = detail::find_kdf(suite_.kdf);
-  if (kdf == nullptr) return hpke_errc::unsupported_suite;
+  if (kdf == nullptr) return crypto_errc::not_keyed;  // an empty or moved-from context
   if (out.size() > 255 * kdf->nh) return hpke_errc::export_too_long;
   const detail::hpke_suite_id sid(suite_);
   return detail::labeled_expand(*kdf, sid.view(), out, exporter_secret_.span().first(kdf->nh), "sec",
@@ -136,7 +138,8 @@ void context::advance() noexcept {
 
 result<std::size_t> sender_context::seal(std::span<std::uint8_t> out, bytes_view pt, associated_data ad) noexcept {
   const detail::aead_desc* aead = detail::find_aead(suite_.aead);
-  if (aead == nullptr || aead->id == aead_id::export_only || !aead_.keyed()) return hpke_errc::export_only;
+  if (aead == nullptr) return crypto_errc::not_keyed;  // an empty or moved-from context
+  if (aead->id == aead_id::export_only || !aead_.keyed()) return hpke_errc::export_only;
   if (out.size() < pt.size() + aead->nt) return hpke_errc::invalid_length;
   std::uint8_t nonce[12];
   if (auto r = next_nonce(nonce); !r) return r.error();
@@ -149,7 +152,8 @@ result<std::size_t> sender_context::seal(std::span<std::uint8_t> out, bytes_view
 
 result<std::size_t> recipient_context::open(std::span<std::uint8_t> out, bytes_view ct, associated_data ad) noexcept {
   const detail::aead_desc* aead = detail::find_aead(suite_.aead);
-  if (aead == nullptr || aead->id == aead_id::export_only || !aead_.keyed()) return hpke_errc::export_only;
+  if (aead == nullptr) return crypto_errc::not_keyed;  // an empty or moved-from context
+  if (aead->id == aead_id::export_only || !aead_.keyed()) return hpke_errc::export_only;
   if (ct.size() < aead->nt) return hpke_errc::open_failed;
   if (out.size() < ct.size() - aead->nt) return hpke_errc::invalid_length;
   std::uint8_t nonce[12];

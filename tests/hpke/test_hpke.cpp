@@ -356,6 +356,11 @@ TEST(HpkeContexts, MoveWipesTheSource) {
   EXPECT_FALSE(crypto::ct::is_zero(hpke::detail::context_test_access::key(moved, 32)));
   bytes out(20);
   EXPECT_TRUE(moved.seal(out, bytes(4), {}));
+  // The moved-from and the empty contexts refuse with a clear error.
+  EXPECT_EQ(s->context.seal(out, bytes(4), {}).error(), crypto_errc::not_keyed);
+  EXPECT_EQ(s->context.export_secret(out, {}).error(), crypto_errc::not_keyed);
+  recipient_context empty;
+  EXPECT_EQ(empty.open(out, bytes(20), {}).error(), crypto_errc::not_keyed);
 }
 
 TEST(HpkeKeys, GeneratedPairsWorkAndDifferWithX448) {

@@ -70,7 +70,8 @@ class SEALWIRE_API context {
   ~context();
 
   // export_secret is Context.Export (RFC 9180 5.3): out.size() bytes bound to
-  // exporter_context. Error: export_too_long above 255 * Nh bytes.
+  // exporter_context. Errors: export_too_long above 255 * Nh bytes;
+  // crypto_errc::not_keyed for an empty or moved-from context.
   [[nodiscard]] result<void> export_secret(std::span<std::uint8_t> out, bytes_view exporter_context) const noexcept;
 
   // suite is the suite the context was set up with.
@@ -107,7 +108,8 @@ class SEALWIRE_API sender_context : public context {
   sender_context() noexcept = default;
   // seal is ContextS.Seal: encrypts pt with associated data ad into out
   // (ct || tag) and returns its length. Errors: export_only,
-  // invalid_length (out shorter than pt.size() + Nt), message_limit_reached.
+  // invalid_length (out shorter than pt.size() + Nt), message_limit_reached;
+  // crypto_errc::not_keyed for an empty or moved-from context.
   // The sequence number advances only on success.
   [[nodiscard]] result<std::size_t> seal(std::span<std::uint8_t> out, bytes_view pt, associated_data ad) noexcept;
 };
@@ -120,7 +122,8 @@ class SEALWIRE_API recipient_context : public context {
   // open is ContextR.Open: authenticates and decrypts ct || tag with
   // associated data ad into out and returns the plaintext length. Errors:
   // open_failed (out zeroed), export_only, invalid_length,
-  // message_limit_reached. The sequence number advances only on success.
+  // message_limit_reached; crypto_errc::not_keyed for an empty or moved-from
+  // context. The sequence number advances only on success.
   [[nodiscard]] result<std::size_t> open(std::span<std::uint8_t> out, bytes_view ct, associated_data ad) noexcept;
 };
 
