@@ -329,7 +329,7 @@ static result<void> start_with_bytes(aead_core& c, aead_algorithm a, std::span<c
 
 // ---- key objects -----------------------------------------------------------
 
-aead_key::aead_key() noexcept { ::new (static_cast<void*>(storage_)) detail::aead_key_state; }
+aead_key::aead_key() noexcept { ::new (storage_.get()) detail::aead_key_state; }
 aead_key::~aead_key() { state().wipe(); }
 
 aead_key::aead_key(aead_key&& other) noexcept : aead_key() { *this = std::move(other); }
@@ -354,10 +354,10 @@ aead_key& aead_key::operator=(aead_key&& other) noexcept {
 }
 
 detail::aead_key_state& aead_key::state() noexcept {
-  return *std::launder(reinterpret_cast<detail::aead_key_state*>(storage_));
+  return *std::launder(static_cast<detail::aead_key_state*>(storage_.get()));
 }
 const detail::aead_key_state& aead_key::state() const noexcept {
-  return *std::launder(reinterpret_cast<const detail::aead_key_state*>(storage_));
+  return *std::launder(static_cast<const detail::aead_key_state*>(storage_.get()));
 }
 
 result<aead_key> aead_key::make(aead_algorithm alg, bytes_view key) noexcept {
@@ -519,7 +519,7 @@ result<void> aead_open_detached(aead_algorithm alg, std::span<std::uint8_t> out,
 
 // ---- sealer --------------------------------------------------------------
 
-aead_sealer::aead_sealer() noexcept { ::new (static_cast<void*>(storage_)) detail::aead_core; }
+aead_sealer::aead_sealer() noexcept { ::new (storage_.get()) detail::aead_core; }
 aead_sealer::~aead_sealer() { core().~aead_core(); }
 aead_sealer::aead_sealer(aead_sealer&& other) noexcept : aead_sealer() { core().move_from(other.core()); }
 aead_sealer& aead_sealer::operator=(aead_sealer&& other) noexcept {
@@ -528,10 +528,10 @@ aead_sealer& aead_sealer::operator=(aead_sealer&& other) noexcept {
 }
 
 detail::aead_core& aead_sealer::core() noexcept {
-  return *std::launder(reinterpret_cast<detail::aead_core*>(storage_));
+  return *std::launder(static_cast<detail::aead_core*>(storage_.get()));
 }
 const detail::aead_core& aead_sealer::core() const noexcept {
-  return *std::launder(reinterpret_cast<const detail::aead_core*>(storage_));
+  return *std::launder(static_cast<const detail::aead_core*>(storage_.get()));
 }
 
 result<void> aead_sealer::init(aead_algorithm alg, bytes_view key, bytes_view nonce) noexcept {
@@ -567,7 +567,7 @@ std::string_view aead_sealer::cipher_provider() const noexcept { return core().p
 
 // ---- opener --------------------------------------------------------------
 
-aead_opener::aead_opener() noexcept { ::new (static_cast<void*>(storage_)) detail::aead_opener_state; }
+aead_opener::aead_opener() noexcept { ::new (storage_.get()) detail::aead_opener_state; }
 
 aead_opener::~aead_opener() {
   ct::wipe(st().held, sizeof st().held);
@@ -592,10 +592,10 @@ aead_opener& aead_opener::operator=(aead_opener&& other) noexcept {
 }
 
 detail::aead_opener_state& aead_opener::st() noexcept {
-  return *std::launder(reinterpret_cast<detail::aead_opener_state*>(storage_));
+  return *std::launder(static_cast<detail::aead_opener_state*>(storage_.get()));
 }
 const detail::aead_opener_state& aead_opener::st() const noexcept {
-  return *std::launder(reinterpret_cast<const detail::aead_opener_state*>(storage_));
+  return *std::launder(static_cast<const detail::aead_opener_state*>(storage_.get()));
 }
 
 namespace {

@@ -134,7 +134,7 @@ static_assert(sizeof(detail::poly1305_state) <= detail::poly1305_state_storage &
               "poly1305's storage is too small for its state");
 
 poly1305::poly1305() noexcept {
-  auto* s = ::new (static_cast<void*>(storage_)) detail::poly1305_state;
+  auto* s = ::new (storage_.get()) detail::poly1305_state;
   s->powers = detail::poly1305_powers::none;
   s->buf_len = 0;
 }
@@ -162,7 +162,7 @@ poly1305& poly1305::operator=(poly1305&& other) noexcept {
 }
 
 detail::poly1305_state& poly1305::st() noexcept {
-  return *std::launder(reinterpret_cast<detail::poly1305_state*>(storage_));
+  return *std::launder(static_cast<detail::poly1305_state*>(storage_.get()));
 }
 
 void poly1305::init(std::span<const std::uint8_t, key_size> key) noexcept {

@@ -145,7 +145,7 @@ std::string_view stream_provider(stream_family f) noexcept { return kernels_for(
 
 }  // namespace detail
 
-stream_cipher::stream_cipher() noexcept { ::new (static_cast<void*>(storage_)) detail::stream_state; }
+stream_cipher::stream_cipher() noexcept { ::new (storage_.get()) detail::stream_state; }
 
 stream_cipher::stream_cipher(stream_cipher&& other) noexcept : stream_cipher() {
   state() = other.state();
@@ -163,11 +163,11 @@ stream_cipher& stream_cipher::operator=(stream_cipher&& other) noexcept {
 stream_cipher::~stream_cipher() { detail::stream_wipe(state()); }
 
 detail::stream_state& stream_cipher::state() noexcept {
-  return *std::launder(reinterpret_cast<detail::stream_state*>(storage_));
+  return *std::launder(static_cast<detail::stream_state*>(storage_.get()));
 }
 
 const detail::stream_state& stream_cipher::state() const noexcept {
-  return *std::launder(reinterpret_cast<const detail::stream_state*>(storage_));
+  return *std::launder(static_cast<const detail::stream_state*>(storage_.get()));
 }
 
 result<void> stream_cipher::apply(std::span<std::uint8_t> out, std::span<const std::uint8_t> in) noexcept {

@@ -13,6 +13,7 @@
 
 #include <sealwire/crypto/bytes.hpp>
 #include <sealwire/crypto/export.hpp>
+#include <sealwire/crypto/storage.hpp>
 #include <sealwire/crypto/parse.hpp>
 #include <sealwire/crypto/result.hpp>
 
@@ -68,8 +69,8 @@ struct aead_opener_state;
 struct aead_test_access;  // lets tests reach the message limits
 // Bytes of opaque storage the key, sealer and opener keep their state in.
 inline constexpr std::size_t aead_key_storage = 896;
-inline constexpr std::size_t aead_core_storage = 2560;
-inline constexpr std::size_t aead_opener_storage = 2624;
+inline constexpr std::size_t aead_core_storage = 2624;
+inline constexpr std::size_t aead_opener_storage = 2688;
 }  // namespace detail
 
 // ---- keyed objects -------------------------------------------------------
@@ -146,7 +147,7 @@ class SEALWIRE_API aead_key {
   [[nodiscard]] detail::aead_key_state& state() noexcept;
   [[nodiscard]] const detail::aead_key_state& state() const noexcept;
 
-  alignas(64) unsigned char storage_[detail::aead_key_storage];
+  detail::state_storage<detail::aead_key_storage> storage_;
 };
 
 // ---- one-shot ------------------------------------------------------------
@@ -224,7 +225,7 @@ class SEALWIRE_API aead_sealer {
   [[nodiscard]] detail::aead_core& core() noexcept;
   [[nodiscard]] const detail::aead_core& core() const noexcept;
 
-  alignas(64) unsigned char storage_[detail::aead_core_storage];
+  detail::state_storage<detail::aead_core_storage> storage_;
 };
 
 // tag_position tells an opener where the tag is.
@@ -289,7 +290,7 @@ class SEALWIRE_API aead_opener {
   [[nodiscard]] detail::aead_opener_state& st() noexcept;
   [[nodiscard]] const detail::aead_opener_state& st() const noexcept;
 
-  alignas(64) unsigned char storage_[detail::aead_opener_storage];
+  detail::state_storage<detail::aead_opener_storage> storage_;
 };
 
 // ---- typed front ends ----------------------------------------------------

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <sealwire/crypto/export.hpp>
+#include <sealwire/crypto/storage.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -73,7 +74,7 @@ class SEALWIRE_API poly1305 {
  private:
   [[nodiscard]] detail::poly1305_state& st() noexcept;
 
-  alignas(64) unsigned char storage_[detail::poly1305_state_storage];
+  detail::state_storage<detail::poly1305_state_storage> storage_;
 };
 
 }  // namespace sealwire::crypto

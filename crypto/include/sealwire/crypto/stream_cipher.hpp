@@ -6,6 +6,7 @@
 #pragma once
 
 #include <sealwire/crypto/export.hpp>
+#include <sealwire/crypto/storage.hpp>
 #include <sealwire/crypto/result.hpp>
 
 #include <cstddef>
@@ -64,7 +65,7 @@ class SEALWIRE_API stream_cipher {
   [[nodiscard]] const detail::stream_state& state() const noexcept;
 
  private:
-  alignas(64) unsigned char storage_[detail::stream_state_storage];
+  detail::state_storage<detail::stream_state_storage> storage_;
 };
 
 }  // namespace sealwire::crypto
