@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Key files and fingerprints for the echo chat.
-#include "chat.hpp"
-
-#include "key_file.hpp"
+// Record-protocol key files and fingerprints (see keys.hpp).
+#include "keys.hpp"
 
 #include <sealwire/crypto/ct.hpp>
 #include <sealwire/crypto/hex.hpp>
@@ -15,10 +13,14 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
-namespace sealwire::chat {
+namespace sealwire::tools {
 namespace {
+
+// The code of a key file that is not what it should be.
+std::error_code bad_key() { return std::make_error_code(std::errc::invalid_argument); }
 
 // The chat's KEMs are the record protocol's: X25519 and X448, named as
 // hpke::to_string names them.
@@ -55,7 +57,7 @@ std::optional<parsed_line> parse_line(const std::string& line) {
 
 std::string read_first_line(const std::string& path) {
   std::ifstream f(path);
-  if (!f) throw key_file_error(path + ": cannot open");
+  if (!f) throw key_file_error(path + ": cannot open", std::make_error_code(std::errc::no_such_file_or_directory));
   std::string line;
   std::getline(f, line);
   return line;
@@ -65,7 +67,7 @@ std::string read_first_line(const std::string& path) {
 
 hpke::key_pair generate_keys(hpke::kem_id kem) {
   auto kp = hpke::generate_key_pair(kem);
-  if (!kp) throw key_file_error("key generation failed: " + kp.error().message());
+  if (!kp) throw key_file_error("key generation failed: " + kp.error().message(), kp.error());
   return std::move(*kp);
 }
 
@@ -87,7 +89,7 @@ std::pair<hpke::kem_id, hpke::private_key> read_private_key(const std::string& p
   // Open once and check what was opened (no symlinks, a regular file, ours,
   // not readable by others), then read into a fixed buffer that is wiped.
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-  if (fd < 0) throw key_file_error(path + ": " + std::strerror(errno));
+  if (fd < 0) throw key_file_error(path + ": " + std::strerror(errno), std::error_code(errno, std::generic_category()));
   struct stat st {};
   std::string problem;
   if (::fstat(fd, &st) != 0) problem = std::strerror(errno);
@@ -104,7 +106,7 @@ std::pair<hpke::kem_id, hpke::private_key> read_private_key(const std::string& p
     len += static_cast<std::size_t>(n);
   }
   ::close(fd);
-  if (!problem.empty()) throw key_file_error(path + ": " + problem);
+  if (!problem.empty()) throw key_file_error(path + ": " + problem, bad_key());
   // "sealwire-KEM-private HEX\n", parsed in place.
   const std::string_view text(buf, len);
   const auto space = text.find(' ');
@@ -119,28 +121,53 @@ std::pair<hpke::kem_id, hpke::private_key> read_private_key(const std::string& p
   result<std::size_t> n = crypto_errc::invalid_encoding;
   if (kem) n = crypto::hex_decode(raw.span(), text.substr(space + 1, end == std::string_view::npos ? end : end - space - 1));
   crypto::ct::wipe(buf, sizeof buf);
-  if (!kem || !n) throw key_file_error(path + ": not a sealwire private key file");
+  if (!kem || !n) throw key_file_error(path + ": not a sealwire private key file", bad_key());
   auto key = hpke::private_key::from(*kem, raw.span().first(*n));
-  if (!key) throw key_file_error(path + ": " + key.error().message());
+  if (!key) throw key_file_error(path + ": " + key.error().message(), bad_key());
   return {*kem, std::move(*key)};
 }
 
-std::pair<hpke::kem_id, hpke::public_key> parse_public_key(const std::string& file_or_hex) {
-  std::string line = file_or_hex;
-  if (access(file_or_hex.c_str(), R_OK) == 0) line = read_first_line(file_or_hex);
+namespace {
+
+// parse_line_key reads a public key from a key file's line or bare hex.
+std::pair<hpke::kem_id, hpke::public_key> parse_line_key(const std::string& line) {
   if (auto p = parse_line(line)) {
-    if (p->kind != "public") throw key_file_error("expected a public key, got a " + p->kind + " key");
+    if (p->kind != "public") throw key_file_error("expected a public key, got a " + p->kind + " key", bad_key());
     auto key = hpke::public_key::from(p->kem, p->bytes);
-    if (!key) throw key_file_error("server key: " + key.error().message());
+    if (!key) throw key_file_error("public key: " + key.error().message(), bad_key());
     return {p->kem, *key};
   }
   // Bare hex: the length says the KEM.
   auto bytes = crypto::from_hex(line);
-  if (!bytes) throw key_file_error("server key: neither a key file nor hex");
+  if (!bytes) throw key_file_error("public key: neither a key file line nor hex", bad_key());
   const hpke::kem_id kem = bytes->size() == 56 ? hpke::kem_id::x448 : hpke::kem_id::x25519;
   auto key = hpke::public_key::from(kem, *bytes);
-  if (!key) throw key_file_error("server key: " + key.error().message());
+  if (!key) throw key_file_error("public key: " + key.error().message(), bad_key());
   return {kem, *key};
+}
+
+}  // namespace
+
+std::pair<hpke::kem_id, hpke::public_key> parse_public_key(const std::string& file_or_hex) {
+  return parse_line_key(::access(file_or_hex.c_str(), R_OK) == 0 ? read_first_line(file_or_hex) : file_or_hex);
+}
+
+std::vector<std::pair<hpke::kem_id, hpke::public_key>> read_public_keys(const std::string& path) {
+  std::ifstream f(path);
+  if (!f) throw key_file_error(path + ": cannot open", std::make_error_code(std::errc::no_such_file_or_directory));
+  std::vector<std::pair<hpke::kem_id, hpke::public_key>> keys;
+  std::string line;
+  for (unsigned number = 1; std::getline(f, line); ++number) {
+    const auto first = line.find_first_not_of(" \t\r");
+    if (first == std::string::npos || line[first] == '#') continue;
+    const auto last = line.find_last_not_of(" \t\r");
+    try {
+      keys.push_back(parse_line_key(line.substr(first, last - first + 1)));
+    } catch (const key_file_error& e) {
+      throw key_file_error(path + ":" + std::to_string(number) + ": " + e.what(), e.code());
+    }
+  }
+  return keys;
 }
 
 std::string fingerprint(const hpke::public_key& key) {
@@ -155,4 +182,4 @@ std::string fingerprint(const hpke::public_key& key) {
   return out;
 }
 
-}  // namespace sealwire::chat
+}  // namespace sealwire::tools

@@ -7,7 +7,7 @@
 
 #include <spdlog/spdlog.h>
 
-namespace sealwire::chat {
+namespace sealwire::tools {
 
 // route_library_log sends the library's messages to spdlog's default logger.
 inline void route_library_log() {
@@ -37,4 +37,4 @@ inline void route_library_log() {
   });
 }
 
-}  // namespace sealwire::chat
+}  // namespace sealwire::tools

@@ -10,6 +10,8 @@
 // included) and "* ..." for notices.
 #pragma once
 
+#include "keys.hpp"
+
 #include <sealwire/hpke/hpke.hpp>
 #include <sealwire/record/config.hpp>
 
@@ -29,27 +31,6 @@
 #include <vector>
 
 namespace sealwire::chat {
-
-// ---- keys ----
-
-// A key file holds one line: "sealwire-x25519-private <hex>" (or -public,
-// or x448).
-struct key_file_error : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-[[nodiscard]] hpke::key_pair generate_keys(hpke::kem_id kem);
-// write_key_files writes the private key file (mode 0600) and the public one
-// through tools::write_key_pair_files: existing files are kept (a
-// tools::key_file_error with code file_exists, nothing written) unless
-// overwrite is set, and then replaced atomically.
-void write_key_files(const std::string& private_path, const std::string& public_path, const hpke::key_pair& kp,
-                     hpke::kem_id kem, bool overwrite = false);
-[[nodiscard]] std::pair<hpke::kem_id, hpke::private_key> read_private_key(const std::string& path);
-// parse_public_key accepts a key file's path, a key file's line, or bare hex.
-[[nodiscard]] std::pair<hpke::kem_id, hpke::public_key> parse_public_key(const std::string& file_or_hex);
-[[nodiscard]] std::string public_key_line(const hpke::public_key& key, hpke::kem_id kem);
-// fingerprint: "SHA256:" and the first 16 bytes of SHA-256(public key), hex in pairs.
-[[nodiscard]] std::string fingerprint(const hpke::public_key& key);
 
 // ---- server ----
 

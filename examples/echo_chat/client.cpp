@@ -302,7 +302,7 @@ int run_interactive(const client_options& options) {
           co_return;
         }
         std::cerr << "connected to " << options.host << ":" << options.port << ", server key "
-                  << fingerprint(options.server_key) << "\n";
+                  << tools::fingerprint(options.server_key) << "\n";
         asio::co_spawn(*io, c->writer(c), asio::detached);
         if (!options.nick.empty()) c->send("/nick " + options.nick + "\n");
         // An empty line every minute keeps a reading-only user inside the

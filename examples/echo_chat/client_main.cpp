@@ -29,7 +29,7 @@ int main(int argc, char** argv) {
   connect->add_option("--window", window, "scripted messages in flight")->capture_default_str();
   connect->add_option("--timeout", timeout_s, "scripted mode: give up after this many seconds")->capture_default_str();
   CLI11_PARSE(app, argc, argv);
-  chat::route_library_log();  // the library logs at debug: shown when spdlog's level allows
+  tools::route_library_log();  // the library logs at debug: shown when spdlog's level allows
 
   try {
     chat::client_options opts;
@@ -39,7 +39,7 @@ int main(int argc, char** argv) {
     const unsigned long port = std::stoul(target.substr(colon + 1));
     if (port == 0 || port > 65535) throw std::invalid_argument("address: port out of range");
     opts.port = static_cast<std::uint16_t>(port);
-    std::tie(opts.kem, opts.server_key) = chat::parse_public_key(server_key);
+    std::tie(opts.kem, opts.server_key) = tools::parse_public_key(server_key);
     opts.nick = nick;
     if (script_count == 0) return chat::run_interactive(opts);
 

@@ -33,7 +33,7 @@ int main(int argc, char** argv) {
   app.add_flag("--verbose", verbose, "show the server's log");
   CLI11_PARSE(app, argc, argv);
   spdlog::set_level(verbose ? spdlog::level::info : spdlog::level::warn);
-  chat::route_library_log();
+  tools::route_library_log();
 
   static const char* const names[] = {"alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi",
                                       "ivan", "judy", "mallory", "niaj", "olivia", "peggy", "rupert", "sybil"};
@@ -51,8 +51,8 @@ int main(int argc, char** argv) {
     static_cast<void>(probe.init(crypto::aead_algorithm::chacha20_poly1305, key, nonce));
     std::printf("  record AEAD     ChaCha20-Poly1305 (%s)\n", std::string(probe.cipher_provider()).c_str());
   }
-  auto kp = chat::generate_keys(hpke::kem_id::x25519);
-  std::printf("  server key      X25519 %s\n", chat::fingerprint(kp.pub).c_str());
+  auto kp = tools::generate_keys(hpke::kem_id::x25519);
+  std::printf("  server key      X25519 %s\n", tools::fingerprint(kp.pub).c_str());
 
   // Both ends of every connection live in this process: two descriptors per client.
   rlimit fds{};

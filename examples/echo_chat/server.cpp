@@ -519,7 +519,7 @@ tcp::endpoint server::start() {
   const unsigned n = st.threads;
   started_ = true;
   spdlog::info("listening on {}:{} with {} thread{}, key {}", bound.address().to_string(), bound.port(), n,
-               n == 1 ? "" : "s", fingerprint(st.options.key->public_key()));
+               n == 1 ? "" : "s", tools::fingerprint(st.options.key->public_key()));
   return bound;
 }
 

@@ -65,16 +65,16 @@ int main(int argc, char** argv) {
   try {
     if (keygen->parsed()) {
       const auto kem = parse<hpke::kem_id>(kem_name).value();  // CLI11 admitted x25519 or x448 only
-      auto kp = chat::generate_keys(kem);
-      chat::write_key_files(out + ".key", out + ".pub", kp, kem, force);
+      auto kp = tools::generate_keys(kem);
+      tools::write_key_files(out + ".key", out + ".pub", kp, kem, force);
       std::printf("wrote %s.key (private, mode 0600) and %s.pub\n", out.c_str(), out.c_str());
-      std::printf("public key:  %s\n", chat::public_key_line(kp.pub, kem).c_str());
-      std::printf("fingerprint: %s\n", chat::fingerprint(kp.pub).c_str());
+      std::printf("public key:  %s\n", tools::public_key_line(kp.pub, kem).c_str());
+      std::printf("fingerprint: %s\n", tools::fingerprint(kp.pub).c_str());
       return 0;
     }
     spdlog::set_level(spdlog::level::from_str(level));
-    chat::route_library_log();
-    auto [kem, key] = chat::read_private_key(key_file);
+    tools::route_library_log();
+    auto [kem, key] = tools::read_private_key(key_file);
     lim.handshake_timeout = std::chrono::milliseconds(handshake_ms);
     lim.idle_timeout = std::chrono::milliseconds(idle_ms);
     chat::server_options opts;
@@ -83,13 +83,14 @@ int main(int argc, char** argv) {
     opts.key = std::make_shared<const hpke::private_key>(std::move(key));
     opts.threads = threads;
     opts.limits = lim;
-    chat::server srv(std::move(opts));
-    // SIGINT/SIGTERM end the server: block them here, wait for one.
+    // SIGINT/SIGTERM end the server: block them before the server's worker
+    // threads exist (they inherit the mask), then wait for one.
     sigset_t set;
     sigemptyset(&set);
     sigaddset(&set, SIGINT);
     sigaddset(&set, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &set, nullptr);
+    chat::server srv(std::move(opts));
     const auto ep = srv.start();
     std::printf("listening on %s:%u\n", ep.address().to_string().c_str(), ep.port());
     std::fflush(stdout);

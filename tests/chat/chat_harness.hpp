@@ -36,7 +36,7 @@ inline constexpr bool sanitized = false;
 
 struct running_server {
   explicit running_server(chat::limits lim, unsigned threads = 0) {
-    auto kp = generate_keys(hpke::kem_id::x25519);
+    auto kp = tools::generate_keys(hpke::kem_id::x25519);
     public_key = kp.pub;
     server_options o;
     o.listen = {asio::ip::make_address("127.0.0.1"), 0};
