@@ -3,6 +3,7 @@
 //   sealwire-chat-client connect 127.0.0.1:7000 --server-key server.pub --nick alice
 //   sealwire-chat-client connect 127.0.0.1:7000 --server-key HEX --nick bot --script 100
 #include "chat.hpp"
+#include "endpoint.hpp"
 
 #include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
@@ -33,12 +34,8 @@ int main(int argc, char** argv) {
 
   try {
     chat::client_options opts;
-    const auto colon = target.rfind(':');
-    if (colon == std::string::npos) throw std::invalid_argument("address: expected HOST:PORT");
-    opts.host = target.substr(0, colon);
-    const unsigned long port = std::stoul(target.substr(colon + 1));
-    if (port == 0 || port > 65535) throw std::invalid_argument("address: port out of range");
-    opts.port = static_cast<std::uint16_t>(port);
+    std::tie(opts.host, opts.port) = tools::split_host_port(target);
+    if (opts.port == 0) throw std::invalid_argument(target + ": port 0 cannot be connected to");
     std::tie(opts.kem, opts.server_key) = tools::parse_public_key(server_key);
     opts.nick = nick;
     if (script_count == 0) return chat::run_interactive(opts);

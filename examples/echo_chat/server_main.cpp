@@ -4,6 +4,7 @@
 //   sealwire-chat-server keygen --out server --force   replaces them
 //   sealwire-chat-server serve --listen 127.0.0.1:7000 --key server.key
 #include "chat.hpp"
+#include "endpoint.hpp"
 #include "key_file.hpp"
 
 #include <CLI/CLI.hpp>
@@ -16,20 +17,6 @@
 #include <iostream>
 
 using namespace sealwire;
-
-namespace {
-
-boost::asio::ip::tcp::endpoint parse_endpoint(const std::string& s) {
-  const auto colon = s.rfind(':');
-  if (colon == std::string::npos) throw CLI::ValidationError("--listen", "expected HOST:PORT");
-  std::string host = s.substr(0, colon);
-  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
-  const unsigned long port = std::stoul(s.substr(colon + 1));
-  if (port > 65535) throw CLI::ValidationError("--listen", "port out of range");
-  return {boost::asio::ip::make_address(host.empty() ? "0.0.0.0" : host), static_cast<unsigned short>(port)};
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app("sealwire echo chat server");
@@ -78,7 +65,7 @@ int main(int argc, char** argv) {
     lim.handshake_timeout = std::chrono::milliseconds(handshake_ms);
     lim.idle_timeout = std::chrono::milliseconds(idle_ms);
     chat::server_options opts;
-    opts.listen = parse_endpoint(listen);
+    opts.listen = tools::parse_endpoint(listen);
     opts.kem = kem;
     opts.key = std::make_shared<const hpke::private_key>(std::move(key));
     opts.threads = threads;

@@ -7,6 +7,7 @@
 // reads the key file and the allow-list again (key rotation: new connections
 // use the new key); SIGINT or SIGTERM stop the server gracefully.
 #include "echo_server.hpp"
+#include "endpoint.hpp"
 #include "keys.hpp"
 #include "log_bridge.hpp"
 
@@ -21,16 +22,6 @@
 using namespace sealwire;
 
 namespace {
-
-boost::asio::ip::tcp::endpoint parse_endpoint(const std::string& s) {
-  const auto colon = s.rfind(':');
-  if (colon == std::string::npos) throw CLI::ValidationError("--listen", "expected HOST:PORT");
-  std::string host = s.substr(0, colon);
-  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
-  const unsigned long port = std::stoul(s.substr(colon + 1));
-  if (port > 65535) throw CLI::ValidationError("--listen", "port out of range");
-  return {boost::asio::ip::make_address(host.empty() ? "0.0.0.0" : host), static_cast<unsigned short>(port)};
-}
 
 // load_config reads the key file and the allow-list into a record config.
 std::shared_ptr<const record::server_config> load_config(const std::string& key_file, const std::string& allow_file) {
@@ -85,7 +76,7 @@ int main(int argc, char** argv) {
     sigaddset(&signals, SIGHUP);
     pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
-    settings.listen = parse_endpoint(listen);
+    settings.listen = tools::parse_endpoint(listen);
     settings.config = load_config(key_file, allow_file);
     settings.handshake_timeout = std::chrono::milliseconds(handshake_ms);
     settings.idle_timeout = std::chrono::milliseconds(idle_ms);
