@@ -456,3 +456,120 @@ TEST(AeadMove, MovedSealerContinuesAndSourceIsWiped) {
   EXPECT_EQ(tag, want.tag);
   EXPECT_DEATH((void)a.update(ct, pt), "contract violated");  // NOLINT(bugprone-use-after-move)
 }
+
+// ---- negative cases: tag lengths, nonce and key bits ----
+
+// A detached tag that is not 16 bytes long fails authentication: empty, the
+// right tag's first 15 bytes, and the right tag with one byte appended. The
+// failure is sticky and the right 16 bytes open the same message (so each
+// refusal is about the length).
+TEST_P(AeadStream, OpenerFinishRefusesTagsOfTheWrongLength) {
+  test::seeded_random rng(68);
+  for (aead_algorithm alg : all_algorithms) {
+    const setup s = make_setup(alg, rng);
+    const bytes pt = rng.fill(45);
+    const sealed want = reference(s, pt);
+    bytes longer = want.tag;
+    longer.push_back(0);
+    const bytes prefix(want.tag.begin(), want.tag.end() - 1);
+    for (const bytes& tag : {bytes{}, prefix, longer}) {
+      SCOPED_TRACE(std::string(crypto::properties(alg).name) + " tag of " + std::to_string(tag.size()) + " bytes");
+      crypto::aead_opener o;
+      ASSERT_TRUE(o.init(alg, s.key, s.nonce));
+      o.aad(s.aad);
+      bytes out(pt.size());
+      ASSERT_TRUE(o.update(out, want.ct));
+      EXPECT_EQ(o.finish(tag).error(), crypto_errc::authentication_failed);
+      EXPECT_EQ(o.finish(want.tag).error(), crypto_errc::authentication_failed) << "the failure is sticky";
+      EXPECT_EQ(o.update(out, want.ct).error(), crypto_errc::authentication_failed);
+      // The one-shot detached open and a keyed object refuse the same length
+      // and release nothing.
+      bytes one_shot(pt.size(), 0xcc);
+      EXPECT_EQ(crypto::aead_open_detached(alg, one_shot, want.ct, tag, associated_data(s.aad), s.nonce, s.key).error(),
+                crypto_errc::authentication_failed);
+      EXPECT_EQ(one_shot, bytes(pt.size(), 0));
+      auto key = crypto::aead_key::make(alg, s.key);
+      ASSERT_TRUE(key);
+      EXPECT_EQ(key->open_detached(one_shot, want.ct, tag, associated_data(s.aad), s.nonce).error(),
+                crypto_errc::authentication_failed);
+    }
+    crypto::aead_opener good;
+    ASSERT_TRUE(good.init(alg, s.key, s.nonce));
+    good.aad(s.aad);
+    bytes out(pt.size());
+    ASSERT_TRUE(good.update(out, want.ct));
+    EXPECT_TRUE(good.finish(want.tag));
+    EXPECT_EQ(out, pt);
+  }
+}
+
+// Opening under a nonce or a key that differs from the sealer's in a single
+// bit fails, for every bit, one-shot and incrementally; the one-shot output
+// is wiped.
+TEST_P(AeadStream, EveryFlippedNonceOrKeyBitFailsToOpen) {
+  test::seeded_random rng(69);
+  for (aead_algorithm alg : all_algorithms) {
+    const setup s = make_setup(alg, rng);
+    const bytes pt = rng.fill(33);
+    const sealed want = reference(s, pt);
+    auto expect_refused = [&](const bytes& key, const bytes& nonce, const char* what, std::size_t bit) {
+      bytes out(pt.size(), 0xcc);
+      EXPECT_EQ(crypto::aead_open_detached(alg, out, want.ct, want.tag, associated_data(s.aad), nonce, key).error(),
+                crypto_errc::authentication_failed)
+          << crypto::properties(alg).name << " " << what << " bit " << bit;
+      EXPECT_EQ(out, bytes(pt.size(), 0)) << "a failed open releases nothing";
+      crypto::aead_opener o;
+      ASSERT_TRUE(o.init(alg, key, nonce));
+      o.aad(s.aad);
+      ASSERT_TRUE(o.update(out, want.ct));
+      EXPECT_EQ(o.finish(want.tag).error(), crypto_errc::authentication_failed)
+          << crypto::properties(alg).name << " incremental, " << what << " bit " << bit;
+    };
+    for (std::size_t bit = 0; bit < s.nonce.size() * 8; ++bit) {
+      bytes nonce = s.nonce;
+      nonce[bit / 8] ^= static_cast<std::uint8_t>(1u << (bit % 8));
+      expect_refused(s.key, nonce, "nonce", bit);
+    }
+    for (std::size_t bit = 0; bit < s.key.size() * 8; ++bit) {
+      bytes key = s.key;
+      key[bit / 8] ^= static_cast<std::uint8_t>(1u << (bit % 8));
+      expect_refused(key, s.nonce, "key", bit);
+    }
+    // The unaltered key and nonce open it (the refusals above are the flips').
+    bytes out(pt.size());
+    ASSERT_TRUE(crypto::aead_open_detached(alg, out, want.ct, want.tag, associated_data(s.aad), s.nonce, s.key));
+    EXPECT_EQ(out, pt);
+  }
+}
+
+// Associated data after the opener has started on the text is a contract
+// failure, in both tag positions, including a trailing-tag update that
+// released nothing yet (its bytes are held back as the possible tag).
+TEST(AeadContracts, OpenerAadAfterUpdateAborts) {
+  const bytes key(32, 1), nonce(12, 2), aad(8, 3);
+  bytes buf(32);
+  EXPECT_DEATH(
+      {
+        crypto::aead_opener o;
+        (void)o.init(aead_algorithm::chacha20_poly1305, key, nonce);
+        (void)o.update(buf, std::span(buf).first(20));
+        o.aad(aad);
+      },
+      "contract violated");
+  EXPECT_DEATH(
+      {
+        crypto::aead_opener o;
+        (void)o.init(aead_algorithm::aes256_gcm, key, nonce, tag_position::trailing);
+        o.aad(aad);
+        (void)o.update(buf, std::span(buf).first(5));  // all 5 bytes held back
+        o.aad(aad);
+      },
+      "contract violated");
+  // The same calls in the documented order are fine (the deaths above are
+  // about the order).
+  crypto::aead_opener o;
+  ASSERT_TRUE(o.init(aead_algorithm::chacha20_poly1305, key, nonce));
+  o.aad(aad);
+  o.aad(aad);
+  EXPECT_TRUE(o.update(buf, std::span(buf).first(20)));
+}

@@ -187,3 +187,81 @@ TEST(X25519Keys, GenerateUsesTheRandomSourceAndMatchesPublicKey) {
   EXPECT_EQ(test::to_hex(pub), test::to_hex(again));
   EXPECT_FALSE(x25519::provider().empty());
 }
+
+// ---- the standard low-order encodings ----
+
+namespace {
+
+// The u-coordinates, little-endian, that put X25519 in the small subgroup
+// (the list libsodium blocks, and the first seven of the twelve in
+// cr.yp.to/ecdh.html): u = 0 (the point of order 2), u = 1 (order 4), the two
+// points of order 8, u = p - 1 (order 4, on the twist), and the
+// non-canonical p (= 0) and p + 1 (= 1).
+const char* const low_order_u[] = {
+    "0000000000000000000000000000000000000000000000000000000000000000",  // 0
+    "0100000000000000000000000000000000000000000000000000000000000000",  // 1
+    "e0eb7a7c3b41b8ae1656e3faf19fc46ada098deb9c32b1fd866205165f49b800",  // order 8
+    "5f9c95bca3508c24b1d0b1559c83ef5b04445cc4581c8e86d8224eddd09f1157",  // order 8
+    "ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",  // p - 1
+    "edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",  // p
+    "eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",  // p + 1
+};
+
+bytes with_bit_255(bytes u) {
+  u[31] |= 0x80;
+  return u;
+}
+
+}  // namespace
+
+// Every standard low-order encoding, and each again with bit 255 set (which
+// RFC 7748 5 ignores, so it names the same point), gives an all-zero result
+// for any scalar: shared_secret reports zero_shared_secret and zeroes out.
+// libsodium, which rejects the same results, confirms each entry of the list.
+TEST_P(X25519, EveryStandardLowOrderEncodingIsRefused) {
+  test::seeded_random rng(25519);
+  int checked = 0;
+  for (const char* h : low_order_u) {
+    for (const bytes& u : {hex(h), with_bit_255(hex(h))}) {
+      for (int i = 0; i < 4; ++i) {
+        const bytes scalar = rng.fill(32);
+        bytes out(32, 0xaa);
+        const auto r = x25519::shared_secret(std::span<std::uint8_t, 32>(out.data(), 32), s32(scalar), s32(u));
+        EXPECT_EQ(r.error(), crypto_errc::zero_shared_secret) << test::to_hex(u);
+        EXPECT_EQ(out, bytes(32, 0)) << "out is zeroed: " << test::to_hex(u);
+        std::uint8_t ref[32];
+        EXPECT_NE(crypto_scalarmult(ref, scalar.data(), u.data()), 0) << "libsodium accepts " << test::to_hex(u);
+      }
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 14);
+}
+
+// cr.yp.to/ecdh.html lists twelve integers; the five at or above 2^255
+// (p + the two order-8 values, 2p - 1, 2p, 2p + 1) assume a decoding that
+// keeps bit 255. RFC 7748 5 clears it, so these strings name other,
+// ordinary points: they are accepted and agree with libsodium and with the
+// same string with bit 255 cleared.
+TEST_P(X25519, TheListsValuesAbove2To255AreOrdinaryPointsUnderRfc7748) {
+  const char* const above[] = {
+      "cdeb7a7c3b41b8ae1656e3faf19fc46ada098deb9c32b1fd866205165f49b880",  // p + order-8 u
+      "4c9c95bca3508c24b1d0b1559c83ef5b04445cc4581c8e86d8224eddd09f11d7",  // p + order-8 u
+      "d9ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",  // 2p - 1
+      "daffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",  // 2p
+      "dbffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",  // 2p + 1
+  };
+  test::seeded_random rng(7748);
+  for (const char* h : above) {
+    const bytes u = hex(h), scalar = rng.fill(32);
+    ASSERT_TRUE(u[31] & 0x80) << h;
+    bytes cleared = u;
+    cleared[31] &= 0x7f;
+    const auto got = dh(scalar, u);
+    ASSERT_TRUE(got) << h;
+    EXPECT_EQ(test::to_hex(*got), test::to_hex(*dh(scalar, cleared))) << h;
+    std::uint8_t ref[32];
+    ASSERT_EQ(crypto_scalarmult(ref, scalar.data(), u.data()), 0) << h;
+    EXPECT_EQ(test::to_hex(*got), test::to_hex(ref)) << h;
+  }
+}

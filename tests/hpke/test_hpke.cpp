@@ -172,52 +172,67 @@ sealed_msg seal_one(const suite& s, const public_key& pkR, const sender_options&
 
 }  // namespace
 
+// Every KEM, every mode: a tampered enc, ciphertext, tag or aad, another
+// info, psk or sender key fails to open. Only a tampered enc reaches the
+// KEM, and what it reports depends on the KEM: X25519 and X448 take any
+// string as a point (a flipped bit names another point, not a low-order one:
+// open_failed); the NIST KEMs validate the point (invalid_encapsulation).
+// zero_shared_secret is never a pass here: no input below is low order.
 TEST(HpkeNegative, TamperedInputsFailToOpen) {
-  fixture f;
+  const suite suites[] = {x25519_chacha, x448_chacha, {kem_id::p256, kdf_id::hkdf_sha256, aead_id::aes128_gcm},
+                          {kem_id::p384, kdf_id::hkdf_sha384, aead_id::aes256_gcm},
+                          {kem_id::p521, kdf_id::hkdf_sha512, aead_id::chacha20_poly1305}};
+  const bytes info = test::to_bytes("info"), psk(32, 7), psk_id = test::to_bytes("id");
   const bytes aad = test::to_bytes("aad"), pt = test::to_bytes("attack at dawn");
-  for (mode m : {mode::base, mode::psk, mode::auth, mode::auth_psk}) {
-    const bool p = m == mode::psk || m == mode::auth_psk, a = m == mode::auth || m == mode::auth_psk;
-    const bytes no_bytes;
-    sender_options so{.mode = m, .info = f.info, .psk = p ? f.psk : no_bytes, .psk_id = p ? f.psk_id : no_bytes,
-                      .sender_key = a ? &f.s.priv : nullptr, .ikm_e = {}};
-    recipient_options ro{.mode = m, .info = f.info, .psk = p ? f.psk : no_bytes, .psk_id = p ? f.psk_id : no_bytes,
-                         .sender_key = a ? &f.s.pub : nullptr};
-    const sealed_msg msg = seal_one(x25519_chacha, f.r.pub, so, aad, pt);
-    bytes out(pt.size());
-    ASSERT_TRUE(open(out, x25519_chacha, msg.enc.bytes(), f.r.priv, ro, msg.ct, associated_data(aad)));
-    EXPECT_EQ(out, pt);
+  for (const suite& su : suites) {
+    const bool x_kem = su.kem == kem_id::x25519 || su.kem == kem_id::x448;
+    const hpke_errc tampered_enc_error = x_kem ? hpke_errc::open_failed : hpke_errc::invalid_encapsulation;
+    const key_pair r = *derive_key_pair(su.kem, bytes(66, 1));
+    const key_pair snd = *derive_key_pair(su.kem, bytes(66, 2));
+    for (mode m : {mode::base, mode::psk, mode::auth, mode::auth_psk}) {
+      SCOPED_TRACE("kem " + std::to_string(static_cast<int>(su.kem)) + " mode " + std::to_string(static_cast<int>(m)));
+      const bool p = m == mode::psk || m == mode::auth_psk, a = m == mode::auth || m == mode::auth_psk;
+      const bytes no_bytes;
+      sender_options so{.mode = m, .info = info, .psk = p ? psk : no_bytes, .psk_id = p ? psk_id : no_bytes,
+                        .sender_key = a ? &snd.priv : nullptr, .ikm_e = {}};
+      recipient_options ro{.mode = m, .info = info, .psk = p ? psk : no_bytes, .psk_id = p ? psk_id : no_bytes,
+                           .sender_key = a ? &snd.pub : nullptr};
+      const sealed_msg msg = seal_one(su, r.pub, so, aad, pt);
+      bytes out(pt.size());
+      ASSERT_TRUE(open(out, su, msg.enc.bytes(), r.priv, ro, msg.ct, associated_data(aad)));
+      EXPECT_EQ(out, pt);
 
-    auto expect_fail = [&](const recipient_options& o, std::span<const std::uint8_t> enc, const bytes& a2,
-                           const bytes& ct, const char* what) {
-      bytes o2(pt.size(), 0x55);
-      auto r = open(o2, x25519_chacha, enc, f.r.priv, o, ct, associated_data(a2));
-      EXPECT_FALSE(r) << what << " in mode " << static_cast<int>(m);
-      EXPECT_TRUE(r.error() == hpke_errc::open_failed || r.error() == hpke_errc::zero_shared_secret) << what;
-    };
-    bytes enc = bytes(msg.enc.bytes().begin(), msg.enc.bytes().end());
-    enc[3] ^= 1;
-    expect_fail(ro, enc, aad, msg.ct, "tampered enc");
-    bytes ct = msg.ct;
-    ct[0] ^= 0x80;
-    expect_fail(ro, msg.enc.bytes(), aad, ct, "tampered ciphertext");
-    ct = msg.ct;
-    ct.back() ^= 1;
-    expect_fail(ro, msg.enc.bytes(), aad, ct, "tampered tag");
-    expect_fail(ro, msg.enc.bytes(), test::to_bytes("aaD"), msg.ct, "tampered aad");
-    recipient_options other = ro;
-    const bytes info2 = test::to_bytes("infp");
-    other.info = info2;
-    expect_fail(other, msg.enc.bytes(), aad, msg.ct, "different info");
-    if (p) {
-      other = ro;
-      const bytes psk2(32, 8);
-      other.psk = psk2;
-      expect_fail(other, msg.enc.bytes(), aad, msg.ct, "wrong psk");
-    }
-    if (a) {
-      other = ro;
-      other.sender_key = &f.r.pub;  // not the sender's key
-      expect_fail(other, msg.enc.bytes(), aad, msg.ct, "wrong sender key");
+      auto expect_fail = [&](const recipient_options& o, std::span<const std::uint8_t> enc, const bytes& a2,
+                             const bytes& ct, hpke_errc want, const char* what) {
+        bytes o2(pt.size(), 0x55);
+        auto res = open(o2, su, enc, r.priv, o, ct, associated_data(a2));
+        EXPECT_EQ(res.error(), want) << what;
+      };
+      bytes enc = bytes(msg.enc.bytes().begin(), msg.enc.bytes().end());
+      enc[3] ^= 1;
+      expect_fail(ro, enc, aad, msg.ct, tampered_enc_error, "tampered enc");
+      bytes ct = msg.ct;
+      ct[0] ^= 0x80;
+      expect_fail(ro, msg.enc.bytes(), aad, ct, hpke_errc::open_failed, "tampered ciphertext");
+      ct = msg.ct;
+      ct.back() ^= 1;
+      expect_fail(ro, msg.enc.bytes(), aad, ct, hpke_errc::open_failed, "tampered tag");
+      expect_fail(ro, msg.enc.bytes(), test::to_bytes("aaD"), msg.ct, hpke_errc::open_failed, "tampered aad");
+      recipient_options other = ro;
+      const bytes info2 = test::to_bytes("infp");
+      other.info = info2;
+      expect_fail(other, msg.enc.bytes(), aad, msg.ct, hpke_errc::open_failed, "different info");
+      if (p) {
+        other = ro;
+        const bytes psk2(32, 8);
+        other.psk = psk2;
+        expect_fail(other, msg.enc.bytes(), aad, msg.ct, hpke_errc::open_failed, "wrong psk");
+      }
+      if (a) {
+        other = ro;
+        other.sender_key = &r.pub;  // not the sender's key
+        expect_fail(other, msg.enc.bytes(), aad, msg.ct, hpke_errc::open_failed, "wrong sender key");
+      }
     }
   }
 }
@@ -373,4 +388,161 @@ TEST(HpkeKeys, GeneratedPairsWorkAndDifferWithX448) {
   bytes out(pt.size());
   ASSERT_TRUE(open(out, x448_chacha, msg.enc.bytes(), a->priv, {}, msg.ct, {}));
   EXPECT_EQ(out, pt);
+}
+
+// ---- more negative cases ----
+
+namespace {
+
+// A sender and a recipient context of one suite over a fresh key pair.
+struct context_pair {
+  sender_context sender;
+  recipient_context recipient;
+};
+context_pair make_pair(const suite& s, const recipient_options& ro = {}, const sender_options& so = {}) {
+  const key_pair kp = *derive_key_pair(s.kem, bytes(66, 9));
+  auto snd = setup_sender(s, kp.pub, so);
+  EXPECT_TRUE(snd) << snd.error().message();
+  auto rcp = setup_recipient(s, snd->enc.bytes(), kp.priv, ro);
+  EXPECT_TRUE(rcp) << rcp.error().message();
+  return {std::move(snd->context), std::move(*rcp)};
+}
+
+}  // namespace
+
+// The recipient has the sender's limit (RFC 9180 5.2): the message at
+// sequence number 2^96 - 2 opens; after it, open reports
+// message_limit_reached before it looks at the ciphertext, even for the same
+// authentic bytes, and releases nothing.
+TEST(HpkeNegative, RecipientMessageLimitReached) {
+  context_pair c = make_pair(x25519_chacha);
+  hpke::detail::context_test_access::set_sequence(c.sender, ~0ULL - 1, ~0u);
+  hpke::detail::context_test_access::set_sequence(c.recipient, ~0ULL - 1, ~0u);
+  const bytes pt = test::to_bytes("last one");
+  bytes ct(pt.size() + 16), back(pt.size());
+  ASSERT_TRUE(c.sender.seal(ct, pt, {}));
+  ASSERT_TRUE(c.recipient.open(back, ct, {}));
+  EXPECT_EQ(back, pt);
+  bytes untouched(pt.size(), 0x5a);
+  EXPECT_EQ(c.recipient.open(untouched, ct, {}).error(), hpke_errc::message_limit_reached);
+  bytes untouched_longer(24, 0x5a);
+  EXPECT_EQ(c.recipient.open(untouched_longer, bytes(40, 1), {}).error(), hpke_errc::message_limit_reached);
+  EXPECT_EQ(untouched, bytes(pt.size(), 0x5a)) << "nothing was decrypted";
+  EXPECT_EQ(untouched_longer, bytes(24, 0x5a)) << "nothing was decrypted";
+  // One below the limit, the recipient still opens (the limit is exact).
+  context_pair d = make_pair(x25519_chacha);
+  hpke::detail::context_test_access::set_sequence(d.sender, ~0ULL - 2, ~0u);
+  hpke::detail::context_test_access::set_sequence(d.recipient, ~0ULL - 2, ~0u);
+  for (int i = 0; i < 2; ++i) {
+    ASSERT_TRUE(d.sender.seal(ct, pt, {})) << i;
+    ASSERT_TRUE(d.recipient.open(back, ct, {})) << i;
+  }
+  EXPECT_EQ(d.recipient.open(back, ct, {}).error(), hpke_errc::message_limit_reached);
+}
+
+// In the psk modes the psk_id is part of the key schedule (RFC 9180 5.1):
+// another id of the same length, a longer one, or a prefix fails to open.
+TEST(HpkeNegative, WrongPskIdFailsToOpen) {
+  fixture f;
+  const bytes aad = test::to_bytes("aad"), pt = test::to_bytes("psk message");
+  for (mode m : {mode::psk, mode::auth_psk}) {
+    const bool a = m == mode::auth_psk;
+    const sender_options so{.mode = m, .info = f.info, .psk = f.psk, .psk_id = f.psk_id,
+                            .sender_key = a ? &f.s.priv : nullptr, .ikm_e = {}};
+    const sealed_msg msg = seal_one(x25519_chacha, f.r.pub, so, aad, pt);
+    recipient_options ro{.mode = m, .info = f.info, .psk = f.psk, .psk_id = f.psk_id,
+                         .sender_key = a ? &f.s.pub : nullptr};
+    bytes out(pt.size());
+    ASSERT_TRUE(open(out, x25519_chacha, msg.enc.bytes(), f.r.priv, ro, msg.ct, associated_data(aad)));
+    bytes other_same_length = f.psk_id;
+    other_same_length[0] ^= 1;
+    bytes longer = f.psk_id;
+    longer.push_back(0);
+    const bytes prefix(f.psk_id.begin(), f.psk_id.end() - 1);
+    for (const bytes& id : {other_same_length, longer, prefix}) {
+      ro.psk_id = id;
+      bytes o2(pt.size(), 0x55);
+      EXPECT_EQ(open(o2, x25519_chacha, msg.enc.bytes(), f.r.priv, ro, msg.ct, associated_data(aad)).error(),
+                hpke_errc::open_failed)
+          << "psk_id " << test::to_hex(id) << " mode " << static_cast<int>(m);
+      EXPECT_EQ(o2, bytes(pt.size(), 0));
+    }
+  }
+}
+
+// Ciphertexts shorter than a tag, a tag alone, and an authentic ciphertext
+// one byte shorter or longer all fail with open_failed, release nothing and
+// do not move the sequence number: the authentic ciphertext opens after them.
+TEST(HpkeNegative, CiphertextLengthsAroundTheTag) {
+  for (const suite& s : {x25519_chacha, suite{kem_id::p256, kdf_id::hkdf_sha256, aead_id::aes128_gcm}}) {
+    context_pair c = make_pair(s);
+    const bytes pt = test::to_bytes("twenty bytes of text");
+    bytes ct(pt.size() + 16);
+    ASSERT_TRUE(c.sender.seal(ct, pt, {}));
+    bytes longer = ct;
+    longer.push_back(0);
+    const bytes shorter(ct.begin(), ct.end() - 1);
+    const bytes tag_only(ct.end() - 16, ct.end());
+    for (const bytes& bad : {bytes{}, bytes(15, 0), bytes(ct.begin(), ct.begin() + 15), tag_only, bytes(17, 0), shorter,
+                             longer}) {
+      bytes out(longer.size(), 0x77);
+      const auto r = c.recipient.open(out, bad, {});
+      EXPECT_EQ(r.error(), hpke_errc::open_failed) << bad.size() << " bytes";
+      const std::size_t text = bad.size() > 16 ? bad.size() - 16 : 0;
+      EXPECT_EQ(bytes(out.begin(), out.begin() + static_cast<long>(text)), bytes(text, 0)) << bad.size() << " bytes";
+    }
+    bytes back(pt.size());
+    ASSERT_TRUE(c.recipient.open(back, ct, {})) << "the failures did not advance the recipient";
+    EXPECT_EQ(back, pt);
+  }
+}
+
+// For every KEM, a message sealed to one key pair does not open with
+// another key pair's private key of the same KEM: the decapsulated shared
+// secret differs, so the AEAD key does.
+TEST(HpkeNegative, WrongRecipientKeyForEveryKem) {
+  const suite suites[] = {x25519_chacha, x448_chacha, {kem_id::p256, kdf_id::hkdf_sha256, aead_id::aes128_gcm},
+                          {kem_id::p384, kdf_id::hkdf_sha384, aead_id::aes256_gcm},
+                          {kem_id::p521, kdf_id::hkdf_sha512, aead_id::aes256_gcm}};
+  int checked = 0;
+  for (const suite& s : suites) {
+    const key_pair right = *derive_key_pair(s.kem, bytes(66, 11));
+    const key_pair wrong = *derive_key_pair(s.kem, bytes(66, 12));
+    ASSERT_NE(h(right.pub.bytes()), h(wrong.pub.bytes()));
+    const bytes pt = test::to_bytes("for the right key only");
+    const sealed_msg msg = seal_one(s, right.pub, {}, {}, pt);
+    bytes out(pt.size(), 0x33);
+    EXPECT_EQ(open(out, s, msg.enc.bytes(), wrong.priv, {}, msg.ct, {}).error(), hpke_errc::open_failed)
+        << "kem " << static_cast<int>(s.kem);
+    EXPECT_EQ(out, bytes(pt.size(), 0));
+    ASSERT_TRUE(open(out, s, msg.enc.bytes(), right.priv, {}, msg.ct, {})) << "kem " << static_cast<int>(s.kem);
+    EXPECT_EQ(out, pt);
+    ++checked;
+  }
+  EXPECT_EQ(checked, 5);
+}
+
+// An X448 enc of low order (u = 0, 1, p - 1, and the non-canonical p and
+// p + 1, which RFC 7748 5 reduces to 0 and 1) gives an all-zero DH result:
+// setup_recipient refuses it with zero_shared_secret (RFC 9180 7.1.4).
+TEST(HpkeNegative, X448LowOrderEncIsRefused) {
+  const key_pair r = *derive_key_pair(kem_id::x448, bytes(56, 13));
+  const char* const low_order[] = {
+      "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000",
+      "0100000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000",
+      "fefffffffffffffffffffffffffffffffffffffffffffffffffffffffeffffffffffffffffffffffffffffffffffffffffffffffffffffff",
+      "fffffffffffffffffffffffffffffffffffffffffffffffffffffffffeffffffffffffffffffffffffffffffffffffffffffffffffffffff",
+      "00000000000000000000000000000000000000000000000000000000ffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
+  };
+  for (const char* e : low_order) {
+    const bytes enc = hex(e);
+    ASSERT_EQ(enc.size(), 56u);
+    EXPECT_EQ(setup_recipient(x448_chacha, enc, r.priv).error(), hpke_errc::zero_shared_secret) << e;
+    bytes out(4);
+    EXPECT_EQ(open(out, x448_chacha, enc, r.priv, {}, bytes(20, 0), {}).error(), hpke_errc::zero_shared_secret) << e;
+  }
+  // An ordinary enc of the same length sets up (the refusals are about the point).
+  auto ok = setup_sender(x448_chacha, r.pub);
+  ASSERT_TRUE(ok);
+  EXPECT_TRUE(setup_recipient(x448_chacha, ok->enc.bytes(), r.priv));
 }

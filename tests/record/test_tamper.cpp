@@ -4,12 +4,17 @@
 // at the record where they land, releasing no plaintext of that record or any
 // later one. The session is reproducible (a seeded random source), so each
 // altered stream is replayed into a receiver in exactly the original state.
+// Every suite runs for each record AEAD, both KEMs, with and without client
+// authentication; each session is recorded afresh for its combination.
 #include <sealwire/crypto/random.hpp>
 #include <sealwire/record/connection.hpp>
 
 #include "harness.hpp"
 
 #include <gtest/gtest.h>
+
+#include <string>
+#include <tuple>
 
 namespace sealwire::record::test {
 namespace {
@@ -39,13 +44,22 @@ struct session {
   bytes plaintext[2];  // what each receiver released in total
 };
 
+// combination is one recorded session's parameters.
+struct combination {
+  bool client_auth;
+  record_aead aead;
+  hpke::kem_id kem;
+};
+
 // record_session runs a fixed conversation with key updates and closes in
-// both directions, recording the bytes each way.
-session record_session(bool client_auth) {
+// both directions, recording the bytes each way. The client offers only the
+// combination's AEAD, so the handshake must settle on it.
+session record_session(const combination& p) {
   session s;
-  auto server_key = make_key(hpke::kem_id::x25519);
+  auto server_key = make_key(p.kem);
   auto cc = client_cfg(*server_key);
-  if (client_auth) cc->client_key = make_key(hpke::kem_id::x25519);
+  cc->aeads = {p.aead};
+  if (p.client_auth) cc->client_key = make_key(p.kem);
   s.cc = cc;
   s.sc = server_cfg(server_key);
 
@@ -53,6 +67,7 @@ session record_session(bool client_auth) {
   auto c = connection::client(s.cc);
   auto sv = connection::server(s.sc);
   EXPECT_TRUE(c && sv);
+  EXPECT_EQ(s.cc->server_key.kem(), p.kem);
   auto move = [&](connection& from, connection& to, direction d) {
     const bytes w = take_pending(from);
     s.wire[static_cast<int>(d)].insert(s.wire[static_cast<int>(d)].end(), w.begin(), w.end());
@@ -61,6 +76,10 @@ session record_session(bool client_auth) {
   move(*c, *sv, direction::to_server);
   move(*sv, *c, direction::to_client);
   move(*c, *sv, direction::to_server);
+  // The session runs under the combination's AEAD, not a default.
+  EXPECT_TRUE(c->handshake_complete() && sv->handshake_complete());
+  EXPECT_EQ(c->aead(), p.aead);
+  EXPECT_EQ(sv->aead(), p.aead);
   auto say = [&](connection& from, connection& to, direction d, std::string_view text) {
     EXPECT_TRUE(from.write(to_bytes(text)).has_value());
     move(from, to, d);
@@ -122,10 +141,16 @@ std::size_t record_index_at(const std::vector<record_span>& recs, std::size_t of
   return recs.size();
 }
 
-class RecordTamper : public ::testing::TestWithParam<bool> {};
+class RecordTamper : public ::testing::TestWithParam<std::tuple<bool, record_aead, hpke::kem_id>> {
+ protected:
+  static combination param() {
+    const auto& [auth, aead, kem] = GetParam();
+    return {auth, aead, kem};
+  }
+};
 
 TEST_P(RecordTamper, TheRecordedSessionReplaysCleanly) {
-  const session s = record_session(GetParam());
+  const session s = record_session(param());
   for (direction d : {direction::to_server, direction::to_client}) {
     const outcome o = replay(s, d, s.wire[static_cast<int>(d)]);
     EXPECT_FALSE(o.error) << o.error.message();
@@ -135,7 +160,7 @@ TEST_P(RecordTamper, TheRecordedSessionReplaysCleanly) {
 }
 
 TEST_P(RecordTamper, EverySingleBitFlipIsRejectedAtItsRecord) {
-  const session s = record_session(GetParam());
+  const session s = record_session(param());
   for (direction d : {direction::to_server, direction::to_client}) {
     const bytes& wire = s.wire[static_cast<int>(d)];
     const auto recs = records_of(wire);
@@ -155,7 +180,7 @@ TEST_P(RecordTamper, EverySingleBitFlipIsRejectedAtItsRecord) {
 }
 
 TEST_P(RecordTamper, TruncationAtEveryOffsetIsReported) {
-  const session s = record_session(GetParam());
+  const session s = record_session(param());
   for (direction d : {direction::to_server, direction::to_client}) {
     const bytes& wire = s.wire[static_cast<int>(d)];
     const auto recs = records_of(wire);
@@ -170,7 +195,7 @@ TEST_P(RecordTamper, TruncationAtEveryOffsetIsReported) {
 }
 
 TEST_P(RecordTamper, DroppedDuplicatedAndReorderedRecordsAreRejected) {
-  const session s = record_session(GetParam());
+  const session s = record_session(param());
   for (direction d : {direction::to_server, direction::to_client}) {
     const bytes& wire = s.wire[static_cast<int>(d)];
     const auto recs = records_of(wire);
@@ -226,8 +251,19 @@ TEST_P(RecordTamper, DroppedDuplicatedAndReorderedRecordsAreRejected) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Auth, RecordTamper, ::testing::Bool(),
-                         [](const ::testing::TestParamInfo<bool>& i) { return i.param ? "ClientAuth" : "NoAuth"; });
+std::string combination_name(const ::testing::TestParamInfo<RecordTamper::ParamType>& i) {
+  const auto& [auth, aead, kem] = i.param;
+  return std::string(auth ? "ClientAuth_" : "NoAuth_") + std::string(to_string(aead)) +
+         (kem == hpke::kem_id::x25519 ? "_X25519" : "_X448");
+}
+
+INSTANTIATE_TEST_SUITE_P(AllSuites, RecordTamper,
+                         ::testing::Combine(::testing::Bool(),
+                                            ::testing::Values(record_aead::aes128_gcm, record_aead::aes256_gcm,
+                                                              record_aead::chacha20_poly1305,
+                                                              record_aead::xchacha20_poly1305),
+                                            ::testing::Values(hpke::kem_id::x25519, hpke::kem_id::x448)),
+                         combination_name);
 
 }  // namespace
 }  // namespace sealwire::record::test
