@@ -189,7 +189,8 @@ std::size_t padding_for(std::size_t content, std::size_t pad_to) {
 // `in` what lib sends to it. lib pads its application records to pad_to.
 void exchange(connection& lib, direction& out, direction& in, std::size_t pad_to, seeded_random& rng) {
   int compared = 0;
-  for (std::size_t size : {std::size_t{1}, std::size_t{17}, std::size_t{600}, std::size_t{5000}}) {
+  // 16384: the largest content, where padding stops at max_record_size + 1.
+  for (std::size_t size : {std::size_t{1}, std::size_t{17}, std::size_t{600}, std::size_t{5000}, std::size_t{16384}}) {
     SCOPED_TRACE("content " + std::to_string(size));
     // lib -> peer: equal to the peer's own sealing, byte for byte.
     const bytes content = rng.fill(size);
@@ -206,16 +207,16 @@ void exchange(connection& lib, direction& out, direction& in, std::size_t pad_to
     EXPECT_EQ(got->content, content);
     EXPECT_EQ(got->padding, padding_for(size, pad_to));
 
-    // peer -> lib, with some padding of the peer's choice.
+    // peer -> lib, with some padding of the peer's choice (inner at most 16385 bytes).
     const bytes back = rng.fill(size);
-    const bytes rec = out.seal(t_application, back, rng.uniform(40));
+    const bytes rec = out.seal(t_application, back, rng.uniform(std::min<std::size_t>(40, 16384 - size) + 1));
     bytes plain;
     const auto e = deliver(lib, rec, whole(), &plain);
     ASSERT_FALSE(e) << e.message();
     EXPECT_EQ(plain, back);
     ++compared;
   }
-  EXPECT_EQ(compared, 4);
+  EXPECT_EQ(compared, 5);
 
   // An empty application record (test hook): content empty, padded like any
   // application record.
@@ -519,8 +520,9 @@ std::optional<spec_session> connected_to_spec_client(seeded_random& rng) {
 }
 
 // Each record below is sealed correctly by the peer, so only the rule named
-// can reject it; the same session first accepts a valid record, so the keys
-// are right.
+// can reject it; the same session first accepts a valid record padded to the
+// largest inner plaintext allowed (max_record_size + 1), so the keys are
+// right and the size limit is where the specification puts it.
 TEST(RecordSpecReceiver, RefusesWhatTheSpecificationForbids) {
   struct bad_case {
     const char* what;
@@ -548,6 +550,8 @@ TEST(RecordSpecReceiver, RefusesWhatTheSpecificationForbids) {
          return r;
        },
        record_errc::bad_record_mac},
+      {"padding past max_record_size + 1",
+       [](direction& d) { return d.seal(t_application, bytes{1}, 16384 + 1 - 2 + 1); }, record_errc::record_too_large},
       {"a record type the protocol does not have", [](direction& d) { return d.seal(5, bytes{1}); },
        record_errc::unexpected_record},
       {"a handshake record after the handshake",
@@ -565,7 +569,7 @@ TEST(RecordSpecReceiver, RefusesWhatTheSpecificationForbids) {
     auto session = connected_to_spec_client(rng);
     ASSERT_TRUE(session);
     bytes plain;
-    ASSERT_FALSE(deliver(session->server, session->c2s.seal(t_application, bytes{9, 9}), whole(), &plain));
+    ASSERT_FALSE(deliver(session->server, session->c2s.seal(t_application, bytes{9, 9}, 16384 + 1 - 3), whole(), &plain));
     EXPECT_EQ(plain, (bytes{9, 9}));
     const auto e = deliver(session->server, c.make(session->c2s), whole(), &plain);
     EXPECT_EQ(e, c.want);
