@@ -147,7 +147,7 @@ TEST_P(HpkeOracleP384, AgreesWithTheIndependentImplementation) {
       EXPECT_EQ(to_hex(d->sk), to_hex(ref_r.sk)) << "DeriveKeyPair differs";
       EXPECT_EQ(to_hex(d->pk), to_hex(ref_r.pk)) << "DeriveKeyPair differs";
     } else {
-      EXPECT_EQ(to_hex(*sealwire::test::oracle::evp_ec_public("P-384", ref_r.sk, 97)), to_hex(ref_r.pk))
+      EXPECT_EQ(to_hex(sealwire::test::oracle::evp_ec_public("P-384", ref_r.sk, 97).value_or(bytes{})), to_hex(ref_r.pk))
           << "a generated key's public half is not its scalar times G";
     }
     auto lib_s = derive_key_pair(kem_id::p384, ikm_s);

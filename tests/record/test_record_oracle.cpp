@@ -493,8 +493,11 @@ std::optional<spec_session> connected_to_spec_client(seeded_random& rng) {
   if (!server) return std::nullopt;
   const auto eph = ref::derive_key_pair(s.kem, rng.fill(32));
   const auto e1 = ref::derive_key_pair(s.kem, rng.fill(32));
+  if (!eph || !e1) return std::nullopt;
   const auto enc1 = ref::encap(s.kem, ref_pair(*server_key).pk, *e1);
+  if (!enc1) return std::nullopt;
   const auto ss1 = export_ss(s, enc1->shared_secret, ref::mode_base, "sealwire v1 static", "sealwire v1 ss1");
+  if (!ss1) return std::nullopt;
   bytes ch{1, 1, 0x00, 0x01};
   put_u16(ch, s.kem);
   put_u16(ch, s.kdf);
@@ -508,9 +511,13 @@ std::optional<spec_session> connected_to_spec_client(seeded_random& rng) {
   const auto flight = split_records(take_pending(*server));
   if (flight.size() != 2) return std::nullopt;
   const bytes sh(flight[0].begin() + 4, flight[0].end()), sf(flight[1].begin() + 4, flight[1].end());
+  if (sh.size() < 7) return std::nullopt;
   const auto ss_eph = ref::decap(s.kem, bytes(sh.begin() + 7, sh.end()), *eph);
+  if (!ss_eph) return std::nullopt;
   const auto ss2 = export_ss(s, *ss_eph, ref::mode_base, "sealwire v1 ephemeral", "sealwire v1 ss2");
+  if (!ss2) return std::nullopt;
   const auto hs = ossl::evp_hkdf_extract(s.digest, *ss2, *ss1);
+  if (!hs) return std::nullopt;
   const bytes th2 = hash(s, cat(cat(ch, sh), sf));
   const bytes cf = cat({4}, hmac(s, expand_label(s, *hs, "c finished", th2, s.nh), th2));
   if (deliver(*server, cat(header(t_handshake, cf.size()), cf), whole(), &none)) return std::nullopt;
