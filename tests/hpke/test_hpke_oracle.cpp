@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <string>
 
 using namespace sealwire;
@@ -26,8 +27,6 @@ namespace ref = sealwire::test::oracle::hpke;
 namespace {
 
 bytes to_vec(bytes_view b) { return bytes(b.begin(), b.end()); }
-
-}  // namespace
 
 // The oracle reproduces every case of the RFC 9180 vector file: key pairs,
 // enc and shared secret, key schedule, the first and last encryptions and
@@ -112,8 +111,7 @@ class HpkeOracleP384 : public testing::TestWithParam<p384_case> {};
 // key schedule; messages sealed by either open with the other and are
 // equal byte for byte; exports agree. A fresh random recipient key (the
 // oracle reads its scalar) checks the same without DeriveKeyPair.
-TEST_P(HpkeOracleP384, AgreesWithTheIndependentImplementation) {
-  const p384_case p = GetParam();
+void p384_agreement(const p384_case& p) {
   const suite s{kem_id::p384, p.kdf, p.aead};
   const auto kem = static_cast<std::uint16_t>(kem_id::p384);
   const auto kdf = static_cast<std::uint16_t>(p.kdf);
@@ -220,6 +218,23 @@ TEST_P(HpkeOracleP384, AgreesWithTheIndependentImplementation) {
   }
 }
 
+// at_every_level runs a check at every CPU level the machine has (the
+// library's field arithmetic and AEAD kernels differ per level).
+void at_every_level(const std::function<void()>& run) {
+  int levels = 0;
+  for (const auto level : sealwire::test::cpu_levels()) {
+    SCOPED_TRACE("cpu level " + std::string(crypto::cpu::name(level)));
+    sealwire::test::scoped_cpu_level force(level);
+    run();
+    ++levels;
+  }
+  EXPECT_GE(levels, 1);
+}
+
+TEST_P(HpkeOracleP384, AgreesWithTheIndependentImplementation) {
+  at_every_level([&] { p384_agreement(GetParam()); });
+}
+
 std::vector<p384_case> p384_cases() {
   std::vector<p384_case> out;
   for (kdf_id k : {kdf_id::hkdf_sha256, kdf_id::hkdf_sha384, kdf_id::hkdf_sha512})
@@ -269,11 +284,11 @@ TEST(HpkeOracleP384Recipient, OpensForeignEncapsulations) {
 // ---- sequence numbers at and above 2^64 ------------------------------------
 
 // With the sequence number moved (test hook) to values at and above 2^64,
-// the library's ciphertext is the raw AEAD of OpenSSL with nonce base_nonce
+// the library's ciphertext (at every CPU level) is the raw AEAD of OpenSSL with nonce base_nonce
 // XOR I2OSP(seq, 12), the key and base nonce coming from the oracle's key
 // schedule; and the library's recipient at the same position opens OpenSSL's
 // ciphertext. Each AEAD; a few KEMs.
-TEST(HpkeOracleNonce, SequenceNumbersAtAndAbove2To64) {
+void high_sequence_numbers() {
   struct position {
     std::uint64_t low;
     std::uint32_t high;
@@ -332,3 +347,7 @@ TEST(HpkeOracleNonce, SequenceNumbersAtAndAbove2To64) {
   }
   EXPECT_EQ(compared, 3 * 3 * 8);
 }
+
+TEST(HpkeOracleNonce, SequenceNumbersAtAndAbove2To64) { at_every_level(high_sequence_numbers); }
+
+}  // namespace

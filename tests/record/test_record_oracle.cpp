@@ -5,7 +5,7 @@
 // the independent HPKE of tests/support/hpke_oracle. The peer plays the
 // client against a library server and the server against a library client,
 // for every KEM, KDF and record AEAD, with and without client
-// authentication; it checks the Finished MACs, derives the traffic keys and
+// authentication, at every CPU level; it checks the Finished MACs, derives the traffic keys and
 // IVs, and exchanges application, key_update and close records: the
 // library's records equal the peer's byte for byte (same content, sequence
 // number and padding), and the library opens what the peer sealed.
@@ -295,10 +295,10 @@ std::size_t pad_of(const param& p) {
 
 class RecordSpec : public ::testing::TestWithParam<param> {};
 
-TEST_P(RecordSpec, SpecClientAgainstLibraryServer) {
-  const auto [kem, kdf, aead, client_auth] = GetParam();
+void spec_client_against_library_server(const param& p) {
+  const auto [kem, kdf, aead, client_auth] = p;
   const spec_suite s = suite_of(kem, kdf, aead);
-  const std::size_t pad_to = pad_of(GetParam());
+  const std::size_t pad_to = pad_of(p);
   seeded_random rng(0x5eca11 + s.kem * 7 + s.kdf * 3 + s.aead + (client_auth ? 1000 : 0));
 
   auto server_key = make_key(kem);
@@ -375,10 +375,10 @@ TEST_P(RecordSpec, SpecClientAgainstLibraryServer) {
 
 // ---- the peer as server, the library as client --------------------------------
 
-TEST_P(RecordSpec, SpecServerAgainstLibraryClient) {
-  const auto [kem, kdf, aead, client_auth] = GetParam();
+void spec_server_against_library_client(const param& p) {
+  const auto [kem, kdf, aead, client_auth] = p;
   const spec_suite s = suite_of(kem, kdf, aead);
-  const std::size_t pad_to = pad_of(GetParam());
+  const std::size_t pad_to = pad_of(p);
   seeded_random rng(0xc11e47 + s.kem * 7 + s.kdf * 3 + s.aead + (client_auth ? 1000 : 0));
 
   auto server_key = make_key(kem);
@@ -456,6 +456,27 @@ TEST_P(RecordSpec, SpecServerAgainstLibraryClient) {
   direction c2s, s2c;
   traffic_keys(s, *hs, th2, c2s, s2c);
   exchange(*client, s2c, c2s, pad_to, rng);
+}
+
+// Each case runs at every CPU level the machine has (the library's AEAD
+// kernels differ; the specification does not).
+void at_every_level(const std::function<void()>& run) {
+  int levels = 0;
+  for (const auto level : sealwire::test::cpu_levels()) {
+    SCOPED_TRACE("cpu level " + std::string(crypto::cpu::name(level)));
+    sealwire::test::scoped_cpu_level force(level);
+    run();
+    ++levels;
+  }
+  EXPECT_GE(levels, 1);
+}
+
+TEST_P(RecordSpec, SpecClientAgainstLibraryServer) {
+  at_every_level([&] { spec_client_against_library_server(GetParam()); });
+}
+
+TEST_P(RecordSpec, SpecServerAgainstLibraryClient) {
+  at_every_level([&] { spec_server_against_library_client(GetParam()); });
 }
 
 std::string param_name(const ::testing::TestParamInfo<param>& i) {
