@@ -29,6 +29,21 @@ namespace sealwire::test::oracle {
 [[nodiscard]] std::optional<bytes> evp_chacha20(const bytes& key, const bytes& nonce12, std::uint32_t counter,
                                                 const bytes& in);
 
+// evp_hkdf_extract and evp_hkdf_expand are the two halves of HKDF (RFC 5869
+// 2.2, 2.3) through OpenSSL's EVP_KDF in EXTRACT_ONLY and EXPAND_ONLY mode.
+[[nodiscard]] std::optional<bytes> evp_hkdf_extract(const char* digest, const bytes& salt, const bytes& ikm);
+[[nodiscard]] std::optional<bytes> evp_hkdf_expand(const char* digest, const bytes& prk, const bytes& info,
+                                                   std::size_t size);
+
+// AEAD with a 16-byte tag appended (ct || tag). cipher is an OpenSSL cipher
+// name: "AES-128-GCM", "AES-256-GCM" (12-byte nonces) or "ChaCha20-Poly1305";
+// "XChaCha20-Poly1305" (24-byte nonce) goes to libsodium, which OpenSSL
+// lacks. evp_aead_open returns nullopt when the tag does not verify.
+[[nodiscard]] std::optional<bytes> evp_aead_seal(const char* cipher, const bytes& key, const bytes& nonce,
+                                                 const bytes& aad, const bytes& pt);
+[[nodiscard]] std::optional<bytes> evp_aead_open(const char* cipher, const bytes& key, const bytes& nonce,
+                                                 const bytes& aad, const bytes& ct_and_tag);
+
 // Montgomery-curve key agreement with raw keys through EVP (EVP_PKEY_X25519
 // or EVP_PKEY_X448): the public key of a private key, and the shared secret
 // (nullopt when OpenSSL refuses, e.g. an all-zero result).
@@ -54,6 +69,11 @@ struct evp_key {
 [[nodiscard]] evp_key evp_ec_key(const char* group, const bytes& pub, const bytes* priv);
 [[nodiscard]] bool evp_ec_generate(const char* group, std::size_t scalar_size, std::size_t point_size, bytes& priv,
                                    bytes& pub);
+// evp_ec_public is the uncompressed SEC 1 point of a big-endian scalar
+// (point_size bytes), computed by OpenSSL's EC_POINT_mul; nullopt when the
+// scalar is zero or not below the group order.
+[[nodiscard]] std::optional<bytes> evp_ec_public(const char* group, const bytes& priv, std::size_t point_size);
+
 // evp_derive is EVP_PKEY_derive: the shared secret of priv with peer.
 [[nodiscard]] std::optional<bytes> evp_derive(EVP_PKEY* priv, EVP_PKEY* peer, std::size_t size);
 
