@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The AEAD fuzz target's algorithms and fixed keys, shared with the seed generator.
+// The AEAD fuzz target's algorithms, and the fixed key the seed generator
+// seals its messages with (the target reads the key from its input).
 #pragma once
 
 #include <sealwire/crypto/aead.hpp>

@@ -14,6 +14,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -25,8 +26,10 @@ namespace sealwire::fuzz {
 using bytes = std::vector<std::uint8_t>;
 
 // fatal stops the fuzzer with a finding: an invariant the library promised broke.
+// The message goes to stderr, unbuffered: stdout would be lost in abort()
+// when it is a pipe (ctest).
 [[noreturn]] inline void fatal(const char* what) {
-  __builtin_printf("fuzz invariant broken: %s\n", what);
+  std::fprintf(stderr, "fuzz invariant broken: %s\n", what);
   std::abort();
 }
 

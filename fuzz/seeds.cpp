@@ -25,10 +25,14 @@ namespace {
 struct corpus {
   fs::path dir;
   int count = 0;
-  corpus(const fs::path& root, const char* name) : dir(root / name) { fs::create_directories(dir); }
+  const char* prefix;
+  corpus(const fs::path& root, const char* name, const char* file_prefix = "seed")
+      : dir(root / name), prefix(file_prefix) {
+    fs::create_directories(dir);
+  }
   void add(const fuzz::bytes& b) {
     char name[32];
-    std::snprintf(name, sizeof name, "seed-%03d", count++);
+    std::snprintf(name, sizeof name, "%s-%03d", prefix, count++);
     std::ofstream(dir / name, std::ios::binary).write(reinterpret_cast<const char*>(b.data()),
                                                       static_cast<std::streamsize>(b.size()));
   }
@@ -117,6 +121,46 @@ void record_seeds(const fs::path& root) {
   }
 }
 
+// One entry of fuzz_record's inner-plaintext mode: t (type 2 + t % 3), u16
+// length, the inner plaintext.
+fuzz::bytes inner(std::uint8_t t, const fuzz::bytes& plain) {
+  fuzz::bytes out{t, static_cast<std::uint8_t>(plain.size() >> 8), static_cast<std::uint8_t>(plain.size())};
+  out.insert(out.end(), plain.begin(), plain.end());
+  return out;
+}
+
+// Inner-plaintext mode (flag bit 2): a well-formed session (data with and
+// without padding, empty records, a key update, a close) and the ways an
+// inner plaintext can be wrong behind a valid tag.
+void record_inner_seeds(const fs::path& root) {
+  corpus c(root, "fuzz_record", "inner");
+  const std::uint8_t data = 0, update = 1, close = 2;
+  const fuzz::bytes marker{1}, hello{'h', 'e', 'l', 'l', 'o', 1}, padded{'p', 'a', 'd', 1, 0, 0, 0, 0, 0, 0, 0};
+  const fuzz::bytes good = concat({inner(data, hello), inner(data, padded), inner(data, marker),
+                                   inner(update, marker), inner(data, hello), inner(update, {1, 0, 0}),
+                                   inner(data, concat({pattern(2000, 1), marker})), inner(close, {1, 0})});
+  const fuzz::bytes bad[] = {
+      inner(data, {'n', 'o', ' ', 'm', 'a', 'r', 'k'}),          // no marker
+      inner(data, {0, 0, 0, 0}),                                 // padding only
+      inner(data, {}),                                           // shorter than marker and tag
+      inner(update, {'x', 1}),                                   // a key update with content
+      concat({inner(close, marker), inner(data, hello)}),        // data after close
+      concat({inner(close, {'x', 1, 0})}),                       // a close with content
+      concat({inner(data, marker), inner(data, marker), inner(update, marker), inner(data, marker),
+              inner(data, marker)}),                             // one empty record too many
+      inner(data, concat({pattern(2049, 2), marker})),           // larger than max_record_size
+      inner(data, hello),                                        // no close: truncated
+  };
+  for (std::uint8_t opt : {0x00, 0x13, 0x22, 0x2d}) {
+    for (std::uint8_t to_server : {0, 1}) {
+      const auto flags = static_cast<std::uint8_t>(to_server | 4);
+      c.add(concat({{opt, flags, 0}, good}));
+      c.add(concat({{opt, flags, 6}, good}));
+    }
+  }
+  for (const auto& b : bad) c.add(concat({{0x04, 5, 2}, b}));
+}
+
 void hpke_seeds(const fs::path& root) {
   corpus c(root, "fuzz_hpke");
   fuzz::install_deterministic_random(11);
@@ -147,13 +191,17 @@ void aead_seeds(const fs::path& root) {
   for (std::size_t i = 0; i < std::size(fuzz::aead_algorithms); ++i) {
     const auto alg = fuzz::aead_algorithms[i];
     const auto& props = crypto::properties(alg);
-    for (std::size_t n : {0u, 1u, 15u, 16u, 64u, 100u, 1000u}) {
+    const auto key = fuzz::aead_key(alg);
+    // Lengths around the kernels' widths (4, 8 and 16 blocks of 16 and 64 bytes).
+    for (std::size_t n : {0u, 1u, 15u, 16u, 64u, 100u, 257u, 1000u, 1025u, 2049u}) {
       const auto nonce = pattern(props.nonce_size, 4), pt = pattern(n, 5);
       const auto aad = props.supports_aad ? pattern(n % 40, 6) : fuzz::bytes{};
       fuzz::bytes sealed(n + 16);
-      must(crypto::aead_seal(alg, sealed, pt, associated_data(aad), nonce, fuzz::aead_key(alg)).has_value(), "aead_seal");
-      c.add(concat({{static_cast<std::uint8_t>(i), static_cast<std::uint8_t>(n), static_cast<std::uint8_t>(aad.size())},
-                    nonce, aad, sealed}));
+      must(crypto::aead_seal(alg, sealed, pt, associated_data(aad), nonce, key).has_value(), "aead_seal");
+      const auto level = static_cast<std::uint8_t>(n % 3);
+      c.add(concat({{static_cast<std::uint8_t>(i), static_cast<std::uint8_t>(n), static_cast<std::uint8_t>(aad.size()),
+                     level},
+                    fuzz::bytes(key.begin(), key.end()), nonce, aad, sealed}));
     }
   }
 }
@@ -162,8 +210,21 @@ void blake3_seeds(const fs::path& root) {
   corpus c(root, "fuzz_blake3");
   for (std::uint8_t mode = 0; mode < 3; ++mode) {
     for (std::size_t n : {0u, 1u, 63u, 64u, 65u, 1023u, 1024u, 1025u, 2048u, 3073u, 8193u}) {
-      c.add(concat({{mode, static_cast<std::uint8_t>(n), 0, 131, static_cast<std::uint8_t>(n % 70)}, pattern(n, mode)}));
+      const auto level = static_cast<std::uint8_t>(n % 3);
+      c.add(concat({{mode, static_cast<std::uint8_t>(n), 0, 131, static_cast<std::uint8_t>(n % 70), level},
+                    pattern(n, mode)}));
     }
+    // Grown messages (byte 5: bits 2-5 g add g * 2 KiB, bits 6 and 7 with
+    // byte 0's bit 7 add 1 MiB + g * 16 KiB): past the 16-chunk kernels'
+    // 16 KiB, and past hash_parallel's 1 MiB on several threads (split byte
+    // 0xc0: four).
+    for (std::uint8_t grow : {0x20, 0x3c}) {
+      for (std::size_t n : {0u, 100u, 1024u}) {
+        c.add(concat({{mode, static_cast<std::uint8_t>(0xc0 | n % 8), 0, 64, 5, grow},
+                      pattern(n, static_cast<std::uint8_t>(mode + grow))}));
+      }
+    }
+    c.add(concat({{static_cast<std::uint8_t>(mode | 0x80), 0xc1, 0, 64, 5, 0xd4}, pattern(100, mode)}));
   }
 }
 
@@ -207,6 +268,7 @@ int main(int argc, char** argv) {
   const fs::path root(argv[1]);
   fs::remove_all(root);
   record_seeds(root);
+  record_inner_seeds(root);
   hpke_seeds(root);
   aead_seeds(root);
   blake3_seeds(root);
