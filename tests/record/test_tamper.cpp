@@ -167,7 +167,13 @@ TEST_P(RecordTamper, EverySingleBitFlipIsRejectedAtItsRecord) {
     ASSERT_EQ(recs.back().offset + recs.back().size, wire.size());
     const auto before = released_before(s, d);
     seeded_random rng(7);
+    // Each flip replays the whole session, handshake included. Every bit of
+    // the wire for the reference suite (ChaCha20-Poly1305, X25519); for the
+    // other AEADs and KEMs one bit of every byte, a different bit position
+    // from byte to byte, which still reaches every field of every record.
+    const bool every_bit = param().aead == record_aead::chacha20_poly1305 && param().kem == hpke::kem_id::x25519;
     for (std::size_t bit = 0; bit < wire.size() * 8; ++bit) {
+      if (!every_bit && bit % 8 != (bit / 8 * 3) % 8) continue;
       bytes w = wire;
       w[bit / 8] ^= static_cast<std::uint8_t>(1u << (bit % 8));
       // Half the flips are delivered in random fragments, half whole.
