@@ -204,9 +204,11 @@ pkey openssl_key(const bytes& pub, const bytes* priv) {
   return test::oracle::evp_ec_key(group_name<E>(), pub, priv);
 }
 
+// openssl_key_pair: a peer key pair whose scalar comes from rng (so the
+// test's seed replays it) and whose public point OpenSSL computes.
 template <class E>
-bool openssl_generate(bytes& priv, bytes& pub) {
-  return test::oracle::evp_ec_generate(group_name<E>(), E::scalar_size, E::point_size, priv, pub);
+bool openssl_key_pair(test::seeded_random& rng, bytes& priv, bytes& pub) {
+  return test::oracle::evp_ec_key_pair(group_name<E>(), rng, E::scalar_size, E::point_size, priv, pub);
 }
 
 using test::oracle::evp_derive;
@@ -493,8 +495,10 @@ TEST_F(EcdhNist, DifferentialAgainstOpenSsl) {
     SCOPED_TRACE(c::name);
     test::seeded_random rng(5903);
     const int cases = test::differential_cases(40);
-    for (int t = 0; t < cases; ++t) {
-      // A: ours (drawn from the seeded generator); B: OpenSSL's.
+    for (int test_case = 0; test_case < cases; ++test_case) {
+      // A: ours; B: OpenSSL's public point of a scalar. Both scalars come
+      // from the seeded generator, so every case replays; a failure names
+      // them.
       auto* prev = crypto::set_random_source(&rng);
       bytes a(E::scalar_size), a_pub(E::point_size);
       const auto gen = E::generate(std::span<std::uint8_t, E::scalar_size>(a.data(), E::scalar_size),
@@ -502,7 +506,9 @@ TEST_F(EcdhNist, DifferentialAgainstOpenSsl) {
       crypto::set_random_source(prev);
       ASSERT_TRUE(gen);
       bytes b, b_pub;
-      ASSERT_TRUE(openssl_generate<E>(b, b_pub));
+      ASSERT_TRUE(openssl_key_pair<E>(rng, b, b_pub));
+      const std::string t =
+          "case " + std::to_string(test_case) + " (a = " + test::to_hex(a) + ", b = " + test::to_hex(b) + ")";
       // Public key from private key, both ways.
       EXPECT_EQ(test::to_hex(public_of<E>(b)), test::to_hex(b_pub)) << t;
       pkey ka = openssl_key<E>(a_pub, &a), kb = openssl_key<E>(b_pub, &b);
@@ -518,6 +524,26 @@ TEST_F(EcdhNist, DifferentialAgainstOpenSsl) {
       EXPECT_EQ(test::to_hex(ours_ab), test::to_hex(*theirs_ab)) << t;
       EXPECT_EQ(test::to_hex(ours_ba), test::to_hex(*theirs_ba)) << t;
       EXPECT_EQ(test::to_hex(ours_ab), test::to_hex(ours_ba)) << t;
+    }
+  });
+}
+
+// The peer keys of the differential tests replay from the seed: the same
+// seed gives the same scalar and point, and the scalars are in [1, n-1]
+// (P-521's draws masked to the order's 521 bits).
+TEST_F(EcdhNist, OpenSslPeerKeysReplayFromTheSeed) {
+  for_each_curve([]<class E>() {
+    using c = curve_info<E>;
+    SCOPED_TRACE(c::name);
+    test::seeded_random first(99), again(99);
+    for (int i = 0; i < 5; ++i) {
+      bytes b1, p1, b2, p2;
+      ASSERT_TRUE(openssl_key_pair<E>(first, b1, p1));
+      ASSERT_TRUE(openssl_key_pair<E>(again, b2, p2));
+      EXPECT_EQ(test::to_hex(b1), test::to_hex(b2)) << i;
+      EXPECT_EQ(test::to_hex(p1), test::to_hex(p2)) << i;
+      EXPECT_TRUE(E::check_private_key(scalar_of<E>(b1))) << i;
+      EXPECT_EQ(test::to_hex(public_of<E>(b1)), test::to_hex(p1)) << i;
     }
   });
 }
@@ -553,8 +579,10 @@ TEST_F(EcdhNist, StructuredScalarsAgreeWithOpenSsl) {
       top.back() = static_cast<std::uint8_t>(n.back() - d);  // n's last byte is large enough
       scalars.push_back(top);
     }
+    test::seeded_random rng(0x5e1f);
     bytes b, b_pub;
-    ASSERT_TRUE(openssl_generate<E>(b, b_pub));
+    ASSERT_TRUE(openssl_key_pair<E>(rng, b, b_pub));
+    SCOPED_TRACE("OpenSSL's side: b = " + test::to_hex(b));
     pkey kb = openssl_key<E>(b_pub, &b);
     ASSERT_NE(kb.k, nullptr);
     for (const bytes& k : scalars) {

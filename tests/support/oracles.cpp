@@ -3,8 +3,10 @@
 
 #include <openssl/bn.h>
 #include <openssl/core_names.h>
+#include <openssl/ec.h>
 #include <openssl/evp.h>
 #include <openssl/kdf.h>
+#include <openssl/obj_mac.h>
 #include <openssl/param_build.h>
 
 #include <memory>
@@ -135,18 +137,32 @@ evp_key evp_ec_key(const char* group, const bytes& pub, const bytes* priv) {
   return evp_key(k);
 }
 
-bool evp_ec_generate(const char* group, std::size_t scalar_size, std::size_t point_size, bytes& priv, bytes& pub) {
-  evp_key k(EVP_PKEY_Q_keygen(nullptr, nullptr, "EC", group));
-  if (k.k == nullptr) return false;
-  BIGNUM* d = nullptr;
-  if (EVP_PKEY_get_bn_param(k.k, OSSL_PKEY_PARAM_PRIV_KEY, &d) != 1) return false;
-  priv.assign(scalar_size, 0);
-  const bool ok = BN_bn2binpad(d, priv.data(), static_cast<int>(priv.size())) == static_cast<int>(priv.size());
-  BN_clear_free(d);
+bool evp_ec_key_pair(const char* group, seeded_random& rng, std::size_t scalar_size, std::size_t point_size,
+                     bytes& priv, bytes& pub) {
+  using group_ptr = std::unique_ptr<EC_GROUP, deleter<EC_GROUP, EC_GROUP_free>>;
+  using point_ptr = std::unique_ptr<EC_POINT, deleter<EC_POINT, EC_POINT_free>>;
+  using bn_ptr = std::unique_ptr<BIGNUM, deleter<BIGNUM, BN_clear_free>>;
+  const int nid = EC_curve_nist2nid(group);
+  group_ptr g(nid == NID_undef ? nullptr : EC_GROUP_new_by_curve_name(nid));
+  if (!g) return false;
+  const BIGNUM* order = EC_GROUP_get0_order(g.get());
+  const int excess_bits = static_cast<int>(8 * scalar_size) - BN_num_bits(order);
+  if (excess_bits < 0 || excess_bits >= 8) return false;
+  bn_ptr d(BN_new());
+  if (!d) return false;
+  // Draws of the order's bit length: fewer than two per key on average.
+  for (int draw = 0;; ++draw) {
+    if (draw == 1000) return false;
+    priv = rng.fill(scalar_size);
+    priv[0] &= static_cast<std::uint8_t>(0xff >> excess_bits);
+    if (BN_bin2bn(priv.data(), static_cast<int>(priv.size()), d.get()) == nullptr) return false;
+    if (!BN_is_zero(d.get()) && BN_cmp(d.get(), order) < 0) break;
+  }
+  point_ptr p(EC_POINT_new(g.get()));
+  if (!p || EC_POINT_mul(g.get(), p.get(), d.get(), nullptr, nullptr, nullptr) != 1) return false;
   pub.assign(point_size, 0);
-  std::size_t n = 0;
-  return ok && EVP_PKEY_get_octet_string_param(k.k, OSSL_PKEY_PARAM_PUB_KEY, pub.data(), pub.size(), &n) == 1 &&
-         n == point_size;
+  return EC_POINT_point2oct(g.get(), p.get(), POINT_CONVERSION_UNCOMPRESSED, pub.data(), pub.size(), nullptr) ==
+         point_size;
 }
 
 }  // namespace sealwire::test::oracle
