@@ -62,12 +62,15 @@ TEST_P(Poly1305, Rfc8439File) {
   }
   EXPECT_EQ(n, 12);
   // 2.6: the one-time key is the first 32 bytes of ChaCha20 block 0.
+  int key_gens = 0;
   for (const auto& c : j["poly1305_key_gen"]) {
+    ++key_gens;
     const auto otk = test::run_stream<crypto::chacha>(hex(c["key"].get<std::string>()), hex(c["nonce"].get<std::string>()),
                                                       20, 0, bytes(32, 0));
     ASSERT_TRUE(otk);
     EXPECT_EQ(test::to_hex(*otk), c["otk"].get<std::string>()) << c["section"];
   }
+  EXPECT_EQ(key_gens, 4);
 }
 
 TEST_P(Poly1305, BotanFile) {

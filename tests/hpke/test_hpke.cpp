@@ -142,6 +142,8 @@ TEST(HpkeVectors, EveryBuiltInSuiteOfTheOfficialFile) {
               checked, encryptions, exports, skipped);
   EXPECT_EQ(checked, 128);  // every suite of the file: all KEMs with AES-GCM, ChaCha20-Poly1305 and export-only
   EXPECT_EQ(checked + skipped, 128);
+  EXPECT_EQ(encryptions, 96 * 257);  // 257 per suite with a real AEAD, none for export-only
+  EXPECT_EQ(exports, 128 * 3);
 }
 
 // ---- negative cases ----

@@ -259,7 +259,7 @@ TEST(HpkeOracleP384Recipient, OpensForeignEncapsulations) {
     auto snd = generate_key_pair(kem_id::p384);
     ASSERT_TRUE(r && snd);
     bytes e_sk, e_pk;
-    ASSERT_TRUE(sealwire::test::oracle::evp_ec_generate("P-384", 48, 97, e_sk, e_pk));
+    ASSERT_TRUE(sealwire::test::oracle::evp_ec_key_pair("P-384", rng, 48, 97, e_sk, e_pk));
     const ref::key_pair e{e_sk, e_pk};
     const ref::key_pair s{to_vec(snd->priv.bytes()), to_vec(snd->pub.bytes())};
     const auto enc = ref::encap(kem, to_vec(r->pub.bytes()), e, auth ? &s : nullptr);

@@ -29,7 +29,14 @@ for mode in base psk auth auth_psk; do
     echo "mode $mode: a wrong info opened"; exit 1
   fi
 done
-printf '\xff' | dd of=sealed.bin bs=1 seek=60 conv=notrunc 2>/dev/null
+# Flip one bit of byte 60 (in the ciphertext, past the 56-byte X448 enc).
+# XOR, not an overwrite: a byte overwritten with a constant is unchanged
+# whenever it already held that constant.
+cp sealed.bin sealed.orig
+old=$(od -An -tu1 -j60 -N1 sealed.bin | tr -d ' ')
+[[ -n "$old" ]] || { echo "sealed.bin is shorter than 61 bytes"; exit 1; }
+printf "\\$(printf '%03o' $(( old ^ 0x01 )))" | dd of=sealed.bin bs=1 seek=60 conv=notrunc 2>/dev/null
+[[ $(cmp -l sealed.orig sealed.bin | wc -l) == 1 ]] || { echo "the tamper did not change exactly one byte"; exit 1; }
 if "$tool" open --suite $suite --mode auth_psk --key bob.priv --info ctx --aad hdr --psk 0102030405060708090a0b0c0d0e0f10 --psk-id me --sender alice.pub --in sealed.bin 2>/dev/null; then
   echo "a tampered message opened"; exit 1
 fi

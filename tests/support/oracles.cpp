@@ -6,6 +6,7 @@
 #include <openssl/ec.h>
 #include <openssl/evp.h>
 #include <openssl/kdf.h>
+#include <openssl/obj_mac.h>
 #include <openssl/param_build.h>
 
 #include <sodium.h>
@@ -277,18 +278,25 @@ evp_key evp_ec_key(const char* group, const bytes& pub, const bytes* priv) {
   return evp_key(k);
 }
 
-bool evp_ec_generate(const char* group, std::size_t scalar_size, std::size_t point_size, bytes& priv, bytes& pub) {
-  evp_key k(EVP_PKEY_Q_keygen(nullptr, nullptr, "EC", group));
-  if (k.k == nullptr) return false;
-  BIGNUM* d = nullptr;
-  if (EVP_PKEY_get_bn_param(k.k, OSSL_PKEY_PARAM_PRIV_KEY, &d) != 1) return false;
-  priv.assign(scalar_size, 0);
-  const bool ok = BN_bn2binpad(d, priv.data(), static_cast<int>(priv.size())) == static_cast<int>(priv.size());
-  BN_clear_free(d);
-  pub.assign(point_size, 0);
-  std::size_t n = 0;
-  return ok && EVP_PKEY_get_octet_string_param(k.k, OSSL_PKEY_PARAM_PUB_KEY, pub.data(), pub.size(), &n) == 1 &&
-         n == point_size;
+bool evp_ec_key_pair(const char* group, seeded_random& rng, std::size_t scalar_size, std::size_t point_size,
+                     bytes& priv, bytes& pub) {
+  const int nid = EC_curve_nist2nid(group);
+  std::unique_ptr<EC_GROUP, deleter<EC_GROUP, EC_GROUP_free>> g(nid == NID_undef ? nullptr
+                                                                                  : EC_GROUP_new_by_curve_name(nid));
+  if (!g) return false;
+  const int excess_bits = static_cast<int>(8 * scalar_size) - BN_num_bits(EC_GROUP_get0_order(g.get()));
+  if (excess_bits < 0 || excess_bits >= 8) return false;
+  // Draws of the order's bit length: fewer than two per key on average;
+  // evp_ec_public refuses zero and scalars not below the order.
+  for (int draw = 0; draw < 1000; ++draw) {
+    priv = rng.fill(scalar_size);
+    priv[0] &= static_cast<std::uint8_t>(0xff >> excess_bits);
+    if (auto p = evp_ec_public(group, priv, point_size)) {
+      pub = std::move(*p);
+      return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace sealwire::test::oracle

@@ -64,16 +64,19 @@ struct evp_key {
 
 // NIST curves through EVP; group is "P-256", "P-384" or "P-521". evp_ec_key
 // builds a key from an uncompressed SEC 1 point and, when priv is given, its
-// big-endian scalar; evp_ec_generate draws a key pair with OpenSSL and
-// returns the scalar (scalar_size bytes) and the point (point_size bytes).
+// big-endian scalar.
 [[nodiscard]] evp_key evp_ec_key(const char* group, const bytes& pub, const bytes* priv);
-[[nodiscard]] bool evp_ec_generate(const char* group, std::size_t scalar_size, std::size_t point_size, bytes& priv,
-                                   bytes& pub);
 // evp_ec_public is the uncompressed SEC 1 point of a big-endian scalar
 // (point_size bytes), computed by OpenSSL's EC_POINT_mul; nullopt when the
 // scalar is zero or not below the group order.
 [[nodiscard]] std::optional<bytes> evp_ec_public(const char* group, const bytes& priv, std::size_t point_size);
 
+// evp_ec_key_pair makes a peer key pair for the differential tests: the
+// scalar (scalar_size bytes) is drawn from rng, uniformly in [1, n-1] by
+// rejection, so that a test's seed replays it; OpenSSL computes the public
+// point (point_size bytes, uncompressed) from it. False when OpenSSL fails.
+[[nodiscard]] bool evp_ec_key_pair(const char* group, seeded_random& rng, std::size_t scalar_size,
+                                   std::size_t point_size, bytes& priv, bytes& pub);
 // evp_derive is EVP_PKEY_derive: the shared secret of priv with peer.
 [[nodiscard]] std::optional<bytes> evp_derive(EVP_PKEY* priv, EVP_PKEY* peer, std::size_t size);
 

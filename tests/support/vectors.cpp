@@ -3,6 +3,7 @@
 #include "vectors.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -123,6 +124,33 @@ int differential_cases(int fallback) {
 std::vector<crypto::cpu::level> cpu_levels() {
   auto l = crypto::cpu::available_levels();
   return {l.begin(), l.end()};
+}
+
+void comparison_report::add(std::string& list, std::string_view name) {
+  if (!list.empty()) list += ",";
+  list += name;
+}
+
+void comparison_report::report(std::string_view what) const {
+  ::testing::Test::RecordProperty("compared", compared_.empty() ? "none" : compared_);
+  ::testing::Test::RecordProperty("not_runnable", not_runnable_.empty() ? "none" : not_runnable_);
+  std::printf("[ compared ] %.*s: %s against portable; not runnable on this CPU: %s\n", static_cast<int>(what.size()),
+              what.data(), compared_.empty() ? "nothing" : compared_.c_str(),
+              not_runnable_.empty() ? "none" : not_runnable_.c_str());
+}
+
+void report_levels(std::string_view what) {
+  const auto runnable = cpu_levels();
+  comparison_report r;
+  for (const auto level : crypto::cpu::all_levels) {
+    if (level == crypto::cpu::level::portable) continue;
+    if (std::find(runnable.begin(), runnable.end(), level) != runnable.end()) {
+      r.compared(crypto::cpu::name(level));
+    } else {
+      r.not_runnable(crypto::cpu::name(level));
+    }
+  }
+  r.report(what);
 }
 
 }  // namespace sealwire::test

@@ -91,6 +91,30 @@ struct cpu_level_name {
   }
 };
 
+// comparison_report says what a kernel-comparison test compared: the kernels
+// (or CPU levels) it checked against the portable code and those this CPU
+// cannot run. report() records both as test properties ("compared",
+// "not_runnable") and prints one line, so that a run on a CPU without the
+// wide kernels shows it compared less instead of passing silently. It is
+// called after the comparisons, never to skip a test some of whose kernels
+// already passed.
+class comparison_report {
+ public:
+  void compared(std::string_view name) { add(compared_, name); }
+  void not_runnable(std::string_view name) { add(not_runnable_, name); }
+  [[nodiscard]] bool none_compared() const { return compared_.empty(); }
+  void report(std::string_view what) const;
+
+ private:
+  static void add(std::string& list, std::string_view name);
+  std::string compared_, not_runnable_;
+};
+
+// report_levels records and prints the CPU levels a test compared with the
+// portable level (every level this machine can run; portable alone on a CPU
+// without SSE4.1).
+void report_levels(std::string_view what);
+
 // scoped_cpu_level forces a level inside one scope.
 class scoped_cpu_level {
  public:
