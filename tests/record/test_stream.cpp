@@ -19,6 +19,7 @@
 #include <boost/asio/use_future.hpp>
 #include <boost/asio/write.hpp>
 
+#include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
 #include <future>
@@ -112,6 +113,24 @@ TEST(RecordStream, SyncOverASocketpair) {
   }
   ASSERT_TRUE(ready_within(server, 10s, "the server's side"));
   EXPECT_EQ(server.get(), up);
+}
+
+// The deadlines themselves: a handshake whose peer never answers fails at
+// its deadline with a message naming it, instead of hanging the binary.
+TEST(RecordStream, AHandshakeThatNeverCompletesFailsAtItsDeadline) {
+  fixture_keys k;
+  asio::io_context io;
+  stream<local_socket> a(io);
+  local_socket silent(io);  // connected, never reads or writes
+  asio::local::connect_pair(a.next_layer(), silent);
+  boost::system::error_code ec;
+  EXPECT_NONFATAL_FAILURE(
+      {
+        deadline_guard guard({a.next_layer().native_handle()}, 200ms, "the silent peer's handshake");
+        a.handshake(k.cc, ec);
+      },
+      "the silent peer's handshake: not done within");
+  EXPECT_TRUE(ec) << "a handshake with a silent peer succeeded";
 }
 
 TEST(RecordStream, SyncErrorsThrowOrReport) {
