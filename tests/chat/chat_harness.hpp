@@ -4,6 +4,7 @@
 #pragma once
 
 #include "chat.hpp"
+#include "deadlines.hpp"
 #include "vectors.hpp"
 
 #include <sealwire/record/stream.hpp>
@@ -13,13 +14,10 @@
 #include <boost/asio/write.hpp>
 
 #include <gtest/gtest.h>
-
-#include <sys/socket.h>
+#include <spdlog/spdlog.h>
 
 #include <chrono>
-#include <condition_variable>
 #include <future>
-#include <mutex>
 #include <thread>
 
 namespace sealwire::chat::test {
@@ -27,22 +25,37 @@ namespace sealwire::chat::test {
 namespace asio = boost::asio;
 using tcp = asio::ip::tcp;
 
-// Smaller counts under AddressSanitizer, which is several times slower.
-#if defined(__SANITIZE_ADDRESS__)
-inline constexpr bool sanitized = true;
-#else
-inline constexpr bool sanitized = false;
-#endif
+using sealwire::test::deadline_guard;
+using sealwire::test::ready_within;
+using sealwire::test::scaled;
+
+// Smaller counts under AddressSanitizer and ThreadSanitizer, which are
+// several times slower. (Deadlines scale through deadlines.hpp.)
+inline constexpr bool sanitized = sealwire::test::sanitizer_build;
+
+// scaled_limits: the server's handshake and idle timeouts are deadlines like
+// the tests' own, scaled alike, so that a test waiting "timeout + margin"
+// stays consistent and a slow build's clients are not cut off.
+inline chat::limits scaled_limits(chat::limits lim) {
+  lim.handshake_timeout = scaled(lim.handshake_timeout);
+  lim.idle_timeout = scaled(lim.idle_timeout);
+  return lim;
+}
 
 struct running_server {
   explicit running_server(chat::limits lim, unsigned threads = 0) {
+    // spdlog creates its registry on first use, which the server's workers
+    // may reach at once; safe, but ThreadSanitizer cannot see the guard
+    // inside the uninstrumented libspdlog and reports a race. Create it here
+    // first (the example server does the same in its constructor).
+    static_cast<void>(spdlog::default_logger_raw());
     auto kp = tools::generate_keys(hpke::kem_id::x25519);
     public_key = kp.pub;
     server_options o;
     o.listen = {asio::ip::make_address("127.0.0.1"), 0};
     o.key = std::make_shared<const hpke::private_key>(std::move(kp.priv));
     o.threads = threads;
-    o.limits = lim;
+    o.limits = scaled_limits(lim);
     srv = std::make_unique<server>(std::move(o));
     endpoint = srv->start();
   }
@@ -56,10 +69,11 @@ struct running_server {
     return c;
   }
 
-  // wait_for polls the server's stats until pred holds or the time is up.
+  // wait_for polls the server's stats until pred holds or the (scaled)
+  // time is up.
   template <class Pred>
-  bool wait_for(Pred pred, std::chrono::milliseconds limit) const {
-    const auto until = std::chrono::steady_clock::now() + limit;
+  bool wait_for(Pred pred, std::chrono::milliseconds nominal) const {
+    const auto until = std::chrono::steady_clock::now() + scaled(nominal);
     while (std::chrono::steady_clock::now() < until) {
       if (pred(srv->stats())) return true;
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
@@ -78,68 +92,44 @@ struct running_server {
   tcp::endpoint endpoint;
 };
 
-// deadline_guard shuts a socket down if it is still in use when the time is
-// up, so that a blocking read in a test fails instead of hanging the binary.
-class deadline_guard {
- public:
-  deadline_guard(int fd, std::chrono::milliseconds limit)
-      : thread_([this, fd, limit] {
-          std::unique_lock lock(mutex_);
-          if (!cv_.wait_for(lock, limit, [this] { return done_; })) {
-            fired_ = true;
-            ::shutdown(fd, SHUT_RDWR);
-          }
-        }) {}
-  ~deadline_guard() {
-    {
-      const std::lock_guard lock(mutex_);
-      done_ = true;
-    }
-    cv_.notify_one();
-    thread_.join();
-  }
-  deadline_guard(const deadline_guard&) = delete;
-  deadline_guard& operator=(const deadline_guard&) = delete;
-  [[nodiscard]] bool fired() {
-    const std::lock_guard lock(mutex_);
-    return fired_;
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  bool done_ = false, fired_ = false;
-  std::thread thread_;
-};
-
 // expect_closed checks that the peer closed the socket: reads reach EOF or
-// a reset within the limit.
+// a reset within the (scaled) limit.
 inline void expect_closed(tcp::socket& s, std::chrono::milliseconds limit = std::chrono::seconds(10)) {
-  deadline_guard guard(s.native_handle(), limit);
   std::uint8_t buf[4096];
   boost::system::error_code ec;
-  while (!ec) s.read_some(asio::buffer(buf), ec);
-  EXPECT_FALSE(guard.fired()) << "the server did not close the connection";
+  {
+    deadline_guard guard({s.native_handle()}, limit, "the server did not close the connection");
+    while (!ec) s.read_some(asio::buffer(buf), ec);
+    if (guard.fired()) return;  // the guard reports it
+  }
   EXPECT_TRUE(ec == asio::error::eof || ec == asio::error::connection_reset) << ec.message();
 }
 
 // blocking_client is a client for fault tests: raw TCP or after the
 // handshake, with a line reader guarded by a deadline.
 struct blocking_client {
-  blocking_client(asio::io_context& io, const tcp::endpoint& ep) : stream(tcp::socket(io)) {
+  // receive_buffer: SO_RCVBUF before connecting (0: the system's default).
+  blocking_client(asio::io_context& io, const tcp::endpoint& ep, int receive_buffer = 0) : stream(tcp::socket(io)) {
+    if (receive_buffer > 0) {
+      stream.next_layer().open(ep.protocol());
+      stream.next_layer().set_option(asio::socket_base::receive_buffer_size(receive_buffer));
+    }
     stream.next_layer().connect(ep);
   }
+  // handshake fails the test (throwing) rather than hang if the server
+  // never answers.
   void handshake(const hpke::public_key& server_key) {
     auto cfg = std::make_shared<record::client_config>();
     cfg->server_key = server_key;
+    deadline_guard guard({stream.next_layer().native_handle()}, std::chrono::seconds(10), "the client's handshake");
     stream.handshake(cfg);
   }
   void send(const std::string& text) { asio::write(stream, asio::buffer(text)); }
   // next_line_starting returns the first line that starts with prefix, or
-  // "" if none arrives within the limit.
+  // "" if none arrives within the (scaled) limit.
   std::string next_line_starting(const std::string& prefix,
                                  std::chrono::milliseconds limit = std::chrono::seconds(10)) {
-    deadline_guard guard(stream.next_layer().native_handle(), limit);
+    deadline_guard guard({stream.next_layer().native_handle()}, limit, "a line starting \"" + prefix + "\"");
     for (;;) {
       for (auto nl = in.find('\n'); nl != std::string::npos; nl = in.find('\n')) {
         std::string line = in.substr(0, nl);
@@ -169,7 +159,9 @@ class client_pool {
   client_pool& operator=(const client_pool&) = delete;
 
   // add starts a scripted client; its report arrives in the returned future.
+  // The script's own timeout is scaled like every other deadline.
   std::future<client_report> add(client_options o, script s) {
+    s.timeout = scaled(s.timeout);
     auto promise = std::make_shared<std::promise<client_report>>();
     auto future = promise->get_future();
     asio::post(io_, [this, o = std::move(o), s = std::move(s), promise]() mutable {

@@ -10,11 +10,17 @@
 
 #include <sys/socket.h>
 
+#include <algorithm>
+#include <cstdio>
+
 namespace sealwire::chat::test {
 namespace {
 
 using namespace std::chrono_literals;
 
+// The limits are nominal: running_server scales the timeouts, and every
+// wait below (running_server::wait_for, expect_closed, ready_within) scales
+// its deadline by the same factor.
 chat::limits fault_limits() {
   chat::limits l;
   l.max_connections = 12;
@@ -42,13 +48,15 @@ class ChatFaults : public ::testing::Test {
       s.joined = [this] { ++joined_; };
       good_.push_back(pool_.add(server_.client("good" + std::to_string(i)), s));
     }
-    const auto until = std::chrono::steady_clock::now() + 5s;
+    const auto until = std::chrono::steady_clock::now() + scaled(5s);
     while (joined_ < 2 && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(5ms);
-    ASSERT_EQ(joined_.load(), 2);
+    ASSERT_EQ(joined_.load(), 2) << "the well-behaved clients did not join";
   }
 
   void TearDown() override {
     for (auto& f : good_) {
+      // Bounded by the script's own timeout; the margin covers its teardown.
+      ASSERT_TRUE(ready_within(f, 70s, "a well-behaved client"));
       const client_report r = f.get();
       EXPECT_TRUE(r.ok) << r.error;
       EXPECT_EQ(r.out_of_order, 0u);
@@ -76,6 +84,7 @@ class ChatFaults : public ::testing::Test {
     auto s = std::make_unique<record::stream<tcp::socket>>(raw());
     auto cfg = std::make_shared<record::client_config>();
     cfg->server_key = server_.public_key;
+    deadline_guard guard({s->next_layer().native_handle()}, 10s, "the handshake");
     s->handshake(cfg);
     return s;
   }
@@ -238,21 +247,25 @@ TEST(ChatLimits, AClientThatNeverReadsIsDisconnectedAtTheOutboundCap) {
     good.push_back(pool.add(server.client("good" + std::to_string(i)), s));
   }
   asio::io_context io;
-  auto sleepy = std::make_unique<record::stream<tcp::socket>>(tcp::socket(io));
-  sleepy->next_layer().open(tcp::v4());
-  sleepy->next_layer().set_option(asio::socket_base::receive_buffer_size(4096));
-  sleepy->next_layer().connect(server.endpoint);
-  auto cfg = std::make_shared<record::client_config>();
-  cfg->server_key = server.public_key;
-  sleepy->handshake(cfg);
-  asio::write(*sleepy, asio::buffer(std::string("/nick sleepy\n")));
+  // A small receive buffer, so that little of what the server sends hides
+  // in the kernel. sleepy reads only until its nickname is confirmed (so
+  // that the room announces it by name when it goes), then never again.
+  blocking_client sleepy(io, server.endpoint, 4096);
+  sleepy.handshake(server.public_key);
+  sleepy.send("/nick sleepy\n");
+  ASSERT_EQ(sleepy.next_line_starting("* you are "), "* you are sleepy");
   // A loud client fills the room with large lines; sleepy never reads them.
+  // loud records the room's notices ("* NICK left") to tell who went.
+  std::vector<std::string> loud_notices;  // written on loud_pool's thread, read once its report is in
   script loud;
-  loud.count = 600;  // 2.4 MB to each member: far beyond sleepy's buffers and its queue
+  loud.count = sanitized ? 240 : 600;  // 0.96 / 2.4 MB to each member: several times sleepy's buffers and its cap
   loud.size = 4000;
   loud.window = 4;
   loud.interval = 1ms;  // loud, but at a pace a reading client keeps up with
   loud.timeout = 60s;
+  loud.on_line = [&loud_notices](const std::string& line) {
+    if (line.rfind("* ", 0) == 0) loud_notices.push_back(line);
+  };
   client_pool loud_pool;  // its own thread: the good clients keep pace with it
   auto loud_report = loud_pool.add(server.client("loud"), loud);
   EXPECT_TRUE(server.wait_for(
@@ -261,18 +274,46 @@ TEST(ChatLimits, AClientThatNeverReadsIsDisconnectedAtTheOutboundCap) {
         return it != s.disconnects.end() && it->second >= 1;
       },
       30s));
+  ASSERT_TRUE(ready_within(loud_report, 70s, "the loud client"));
   const client_report r = loud_report.get();
+  // loud reads its own lines back and keeps at most `window` of them
+  // unanswered, so its queue at the server stays far below the cap however
+  // the threads are scheduled: a reading client must never be cut off.
   EXPECT_TRUE(r.ok) << r.error;
-  for (auto& f : good) {
-    const client_report g = f.get();
-    EXPECT_TRUE(g.ok) << g.error;
+  const auto announced = [&](const std::string& nick) {
+    return std::find(loud_notices.begin(), loud_notices.end(), "* " + nick + " left") != loud_notices.end();
+  };
+  // sleepy was cut off, by name, while loud was in the room.
+  EXPECT_TRUE(announced("sleepy")) << "loud never saw sleepy leave";
+  expect_closed(sleepy.stream.next_layer());
+  // What may vary with scheduling: the good clients do not set loud's pace,
+  // so one whose thread is starved (a sanitizer, a loaded machine) can fall
+  // more than the cap behind and be cut off by the same rule. Such a client
+  // must have failed and have been announced as gone; one that passed got
+  // every line once and in order.
+  std::uint64_t fell_behind = 0;
+  for (std::size_t i = 0; i < good.size(); ++i) {
+    ASSERT_TRUE(ready_within(good[i], 70s, "a well-behaved client"));
+    const client_report g = good[i].get();
+    if (g.ok) {
+      EXPECT_EQ(g.out_of_order, 0u);
+      EXPECT_EQ(g.own_received, g.sent);
+      continue;
+    }
+    ++fell_behind;
+    std::printf("good%zu fell behind and was disconnected: %s\n", i, g.error.c_str());
+    EXPECT_TRUE(announced("good" + std::to_string(i))) << "good" << i << " failed without being disconnected: "
+                                                        << g.error;
   }
-  EXPECT_EQ(server.disconnects("outbound queue full"), 1u);  // sleepy, and nobody else
-  expect_closed(sleepy->next_layer());
-  // Bounded: sleepy's queue stopped at the cap; without it, it would have
-  // grown to the 2.4 MB loud sent.
+  // Every "outbound queue full" is sleepy or a good client that fell behind:
+  // no client that kept up was cut off, and sleepy was counted once.
+  const std::uint64_t queue_full = server.disconnects("outbound queue full");
+  EXPECT_EQ(queue_full, 1 + fell_behind);
+  // Bounded: each connection that reached the cap held at most the cap and
+  // a line, the others far less (one more cap covers them); without the cap
+  // sleepy's queue alone would have grown to everything loud sent.
   const auto stats = server.srv->stats();
-  EXPECT_LE(stats.buffered_peak, static_cast<std::int64_t>(2 * lim.max_outbound_buffer));
+  EXPECT_LE(stats.buffered_peak, static_cast<std::int64_t>((1 + queue_full) * lim.max_outbound_buffer));
   EXPECT_TRUE(server.wait_for([](const server_stats& s) { return s.connections_now == 0 && s.buffered_now == 0; }, 5s));
 }
 
@@ -308,10 +349,11 @@ TEST(ChatStop, StopClosesEveryConnectionAndJoinsTheWorkers) {
   auto report = pool.add(server.client("chatty"), chatty);
   ASSERT_TRUE(server.wait_for([&](const server_stats& s) { return s.connections_now == 6 && joined.load(); }, 10s));
 
-  const auto t0 = std::chrono::steady_clock::now();
-  server.srv->stop();
-  const auto took = std::chrono::steady_clock::now() - t0;
-  EXPECT_LT(took, 3s) << "stop() took " << std::chrono::duration<double>(took).count() << " s";
+  // stop() must return (the workers joined); a hang fails here with a
+  // message. (No duration is asserted: only that it finishes.)
+  auto stopping = std::async(std::launch::async, [&] { server.srv->stop(); });
+  ASSERT_TRUE(ready_within(stopping, 10s, "stop()"));
+  stopping.get();
 
   // Joined: the accounting is final at once, no waiting.
   const auto stats = server.srv->stats();
@@ -320,7 +362,7 @@ TEST(ChatStop, StopClosesEveryConnectionAndJoinsTheWorkers) {
   EXPECT_EQ(server.disconnects("server stopping"), 6u);
   for (auto& c : held) expect_closed(c->stream.next_layer());
   for (auto& s : raw) expect_closed(s);
-  ASSERT_EQ(report.wait_for(10s), std::future_status::ready) << "the chatting client did not notice the stop";
+  ASSERT_TRUE(ready_within(report, 10s, "the chatting client noticing the stop"));
   EXPECT_FALSE(report.get().ok);
   server.srv->stop();  // a second stop does nothing
   EXPECT_EQ(server.srv->stats().disconnects.at("server stopping"), 6u);
@@ -330,9 +372,11 @@ TEST(ChatStop, AServerNeverStartedIsDestroyedCleanly) {
   server_options o;
   o.listen = {asio::ip::make_address("127.0.0.1"), 0};
   o.threads = 2;
-  const auto t0 = std::chrono::steady_clock::now();
-  { server unused(std::move(o)); }
-  EXPECT_LT(std::chrono::steady_clock::now() - t0, 1s);
+  // Destroying it returns (its idle worker threads joined); a hang fails
+  // here with a message.
+  auto destroyed = std::async(std::launch::async, [o = std::move(o)]() mutable { server unused(std::move(o)); });
+  ASSERT_TRUE(ready_within(destroyed, 10s, "destroying a server never started"));
+  destroyed.get();
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // async (callbacks, coroutines, futures), shutdown, cancellation, EOF.
 #include <sealwire/record/stream.hpp>
 
+#include "deadlines.hpp"
 #include "harness.hpp"
 
 #include <boost/asio/as_tuple.hpp>
@@ -18,9 +19,11 @@
 #include <boost/asio/use_future.hpp>
 #include <boost/asio/write.hpp>
 
+#include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
 #include <future>
+#include <stdexcept>
 #include <thread>
 
 namespace sealwire::record::test {
@@ -29,6 +32,17 @@ namespace {
 namespace asio = boost::asio;
 using local_socket = asio::local::stream_protocol::socket;
 using tcp = asio::ip::tcp;
+using namespace std::chrono_literals;
+using sealwire::test::deadline_guard;
+using sealwire::test::ready_within;
+using sealwire::test::runs_to_completion;
+using sealwire::test::shutdown_on_exit;
+
+// Every blocking call and every wait below has a deadline (scaled by
+// SEALWIRE_TEST_TIMEOUT_SCALE), and every socket another thread may be
+// blocked on is shut down when the test's scope exits, so that a regression
+// (a handshake that never completes, a read that never returns) fails the
+// test with a message instead of hanging the binary.
 
 struct fixture_keys {
   std::shared_ptr<const hpke::private_key> server = make_key(hpke::kem_id::x25519);
@@ -36,13 +50,21 @@ struct fixture_keys {
   std::shared_ptr<const server_config> sc = server_cfg(server);
 };
 
-// Two streams over a socketpair, handshake done (a: client, b: server).
+// Two streams over a socketpair, handshake done (a: client, b: server). A
+// failed or hung handshake throws (failing the test) without leaving the
+// server's thread blocked.
 struct handshaken_pair {
   handshaken_pair() {
     asio::local::connect_pair(a.next_layer(), b.next_layer());
     auto server = std::async(std::launch::async, [this] { b.handshake(k.sc); });
-    a.handshake(k.cc);
+    shutdown_on_exit unblock_server(a.next_layer(), b.next_layer());
+    {
+      deadline_guard guard({a.next_layer().native_handle(), b.next_layer().native_handle()}, 10s, "the handshake");
+      a.handshake(k.cc);
+    }
+    if (auto done = ready_within(server, 10s, "the server's handshake"); !done) throw std::runtime_error(done.message());
     server.get();
+    unblock_server.dismiss();
   }
   fixture_keys k;
   asio::io_context io;
@@ -74,18 +96,41 @@ TEST(RecordStream, SyncOverASocketpair) {
     EXPECT_EQ(ec, asio::error::eof);
     return got;
   });
-  a.handshake(k.cc);
-  EXPECT_EQ(a.native_handle()->aead(), record_aead::chacha20_poly1305);
-  asio::write(a, asio::buffer(up));
-  bytes got(down.size());
-  asio::read(a, asio::buffer(got));
-  EXPECT_EQ(got, down);
-  boost::system::error_code ec;
-  std::uint8_t one;
-  EXPECT_EQ(a.read_some(asio::buffer(&one, 1), ec), 0u);
-  EXPECT_EQ(ec, asio::error::eof);  // the server's close record, then its end
-  a.shutdown();
+  shutdown_on_exit unblock_server(a.next_layer(), b.next_layer());
+  {
+    deadline_guard guard({a.next_layer().native_handle(), b.next_layer().native_handle()}, 30s, "the exchange");
+    a.handshake(k.cc);
+    EXPECT_EQ(a.native_handle()->aead(), record_aead::chacha20_poly1305);
+    asio::write(a, asio::buffer(up));
+    bytes got(down.size());
+    asio::read(a, asio::buffer(got));
+    EXPECT_EQ(got, down);
+    boost::system::error_code ec;
+    std::uint8_t one;
+    EXPECT_EQ(a.read_some(asio::buffer(&one, 1), ec), 0u);
+    EXPECT_EQ(ec, asio::error::eof);  // the server's close record, then its end
+    a.shutdown();
+  }
+  ASSERT_TRUE(ready_within(server, 10s, "the server's side"));
   EXPECT_EQ(server.get(), up);
+}
+
+// The deadlines themselves: a handshake whose peer never answers fails at
+// its deadline with a message naming it, instead of hanging the binary.
+TEST(RecordStream, AHandshakeThatNeverCompletesFailsAtItsDeadline) {
+  fixture_keys k;
+  asio::io_context io;
+  stream<local_socket> a(io);
+  local_socket silent(io);  // connected, never reads or writes
+  asio::local::connect_pair(a.next_layer(), silent);
+  boost::system::error_code ec;
+  EXPECT_NONFATAL_FAILURE(
+      {
+        deadline_guard guard({a.next_layer().native_handle()}, 200ms, "the silent peer's handshake");
+        a.handshake(k.cc, ec);
+      },
+      "the silent peer's handshake: not done within");
+  EXPECT_TRUE(ec) << "a handshake with a silent peer succeeded";
 }
 
 TEST(RecordStream, SyncErrorsThrowOrReport) {
@@ -106,9 +151,14 @@ TEST(RecordStream, SyncErrorsThrowOrReport) {
     b.handshake(k.sc, sec);
     return sec;
   });
-  a.handshake(client_cfg(*other), ec);
+  shutdown_on_exit unblock_server(a.next_layer(), b.next_layer());
+  {
+    deadline_guard guard({a.next_layer().native_handle(), b.next_layer().native_handle()}, 10s, "the handshake");
+    a.handshake(client_cfg(*other), ec);
+  }
   EXPECT_EQ(ec, record_errc::server_key_mismatch);
   a.next_layer().close();
+  ASSERT_TRUE(ready_within(server, 10s, "the server's handshake after the client closed"));
   EXPECT_EQ(server.get(), record_errc::truncated);
 }
 
@@ -158,7 +208,7 @@ TEST(RecordStream, AsyncCallbacksOverLoopbackTcp) {
       });
     });
   });
-  io.run();
+  ASSERT_TRUE(runs_to_completion(io, 30s, "the exchange over TCP"));
   EXPECT_TRUE(server_done && client_done);
   EXPECT_FALSE(server_ec);
   EXPECT_EQ(client_ec, asio::error::eof);
@@ -195,35 +245,47 @@ TEST(RecordStream, Coroutines) {
   };
   asio::co_spawn(io, server(), [](std::exception_ptr e) { EXPECT_FALSE(e); });
   asio::co_spawn(io, client(), [](std::exception_ptr e) { EXPECT_FALSE(e); });
-  io.run();
+  ASSERT_TRUE(runs_to_completion(io, 30s, "the coroutines"));
   EXPECT_EQ(echoed.size(), 50000u);
 }
 
 TEST(RecordStream, Futures) {
   fixture_keys k;
   asio::io_context io;
-  auto work = asio::make_work_guard(io);
-  std::thread runner([&] { io.run(); });
   stream<local_socket> a(io), b(io);
   asio::local::connect_pair(a.next_layer(), b.next_layer());
+  auto work = asio::make_work_guard(io);
+  std::thread runner([&] { io.run(); });
+  // However the test ends (an ASSERT below returns early), the runner is
+  // stopped and joined before the streams and the io_context go.
+  sealwire::test::scope_exit join_runner([&] {
+    work.reset();
+    io.stop();
+    runner.join();
+  });
   auto hs_server = b.async_handshake(k.sc, asio::use_future);
   auto hs_client = a.async_handshake(k.cc, asio::use_future);
+  ASSERT_TRUE(ready_within(hs_client, 10s, "the client's handshake"));
+  ASSERT_TRUE(ready_within(hs_server, 10s, "the server's handshake"));
   EXPECT_NO_THROW(hs_client.get());
   EXPECT_NO_THROW(hs_server.get());
   const bytes msg = pattern(1234);
   auto w = asio::async_write(a, asio::buffer(msg), asio::use_future);
   bytes got(msg.size());
   auto r = asio::async_read(b, asio::buffer(got), asio::use_future);
+  ASSERT_TRUE(ready_within(w, 10s, "the write"));
+  ASSERT_TRUE(ready_within(r, 10s, "the read"));
   EXPECT_EQ(w.get(), msg.size());
   EXPECT_EQ(r.get(), msg.size());
   EXPECT_EQ(got, msg);
   // An error through a future: reading past the peer's close.
-  EXPECT_NO_THROW(a.async_shutdown(asio::use_future).get());
+  auto closing = a.async_shutdown(asio::use_future);
+  ASSERT_TRUE(ready_within(closing, 10s, "the shutdown"));
+  EXPECT_NO_THROW(closing.get());
   std::uint8_t one;
   auto eof = b.async_read_some(asio::buffer(&one, 1), asio::use_future);
+  ASSERT_TRUE(ready_within(eof, 10s, "the read past the close"));
   EXPECT_THROW(eof.get(), boost::system::system_error);
-  work.reset();
-  runner.join();
 }
 
 TEST(RecordStream, NeverCompletesInsideTheInitiatingCall) {
@@ -232,7 +294,12 @@ TEST(RecordStream, NeverCompletesInsideTheInitiatingCall) {
   stream<local_socket> a(io), b(io);
   asio::local::connect_pair(a.next_layer(), b.next_layer());
   auto server = std::async(std::launch::async, [&] { b.handshake(k.sc); asio::write(b, asio::buffer(pattern(100))); });
-  a.handshake(k.cc);
+  shutdown_on_exit unblock_server(a.next_layer(), b.next_layer());
+  {
+    deadline_guard guard({a.next_layer().native_handle(), b.next_layer().native_handle()}, 10s, "the handshake");
+    a.handshake(k.cc);
+  }
+  ASSERT_TRUE(ready_within(server, 10s, "the server's handshake and write"));
   server.get();
   std::uint8_t buf[10];
   // completes_later starts an operation whose handler expects (error, size)
@@ -246,7 +313,7 @@ TEST(RecordStream, NeverCompletesInsideTheInitiatingCall) {
     });
     EXPECT_FALSE(done);
     io.restart();
-    io.run();
+    EXPECT_TRUE(runs_to_completion(io, 10s, "the operation"));
     EXPECT_TRUE(done);
   };
   auto read10 = [&](auto handler) { a.async_read_some(asio::buffer(buf), handler); };
@@ -287,7 +354,7 @@ TEST(RecordStream, CancelledReadCanBeRepeated) {
   }
   ASSERT_EQ(a.next_layer().available(), 0u);  // the stream took the partial record
   cancel.emit(asio::cancellation_type::terminal);
-  io.run();
+  ASSERT_TRUE(runs_to_completion(io, 10s, "the cancelled read"));
   EXPECT_EQ(first, asio::error::operation_aborted);
   // The rest arrives; a new read gets the whole record.
   io.restart();
@@ -297,7 +364,7 @@ TEST(RecordStream, CancelledReadCanBeRepeated) {
     EXPECT_FALSE(ec) << ec.message();
     n = got;
   });
-  io.run();
+  ASSERT_TRUE(runs_to_completion(io, 10s, "the repeated read"));
   EXPECT_EQ(std::string(buf, buf + n), "after cancellation");
 }
 
@@ -319,7 +386,7 @@ TEST(RecordStream, EndOfInputMidRecordIsTruncated) {
     EXPECT_EQ(n, 0u);
     done = true;
   });
-  io.run();
+  ASSERT_TRUE(runs_to_completion(io, 10s, "the read"));
   EXPECT_TRUE(done);
   EXPECT_EQ(ec, record_errc::truncated);
   // Sticky: the sync form reports the same.
@@ -339,6 +406,7 @@ TEST(RecordStream, TamperedRecordOnTheWireFailsTheRead) {
   asio::write(b.next_layer(), asio::buffer(wire));
   std::uint8_t buf[100];
   boost::system::error_code ec;
+  deadline_guard guard({a.next_layer().native_handle()}, 10s, "the reads");
   const std::size_t n = a.read_some(asio::buffer(buf), ec);
   EXPECT_FALSE(ec);
   EXPECT_EQ(std::string(buf, buf + n), "first");
@@ -350,6 +418,7 @@ TEST(RecordStream, KeyUpdateThroughTheStreamAndDataAfterCloseIsAnError) {
   handshaken_pair p;
   auto& a = p.a;
   auto& b = p.b;
+  deadline_guard guard({b.next_layer().native_handle()}, 10s, "the reads");
   a.update_keys();
   asio::write(a, asio::buffer(to_bytes("after update")));
   std::uint8_t buf[100];

@@ -4,6 +4,10 @@
 // allow-list, key rotation, a graceful stop, and a tampered record counted
 // as an authentication failure. No test asserts a duration: timeouts are set
 // short so that the tests finish soon, and each check is on what happened.
+// Every timeout and deadline is scaled by SEALWIRE_TEST_TIMEOUT_SCALE
+// (deadlines.hpp), and every blocking call has a deadline, so that a hung
+// handshake fails the test instead of holding the binary.
+#include "deadlines.hpp"
 #include "echo_server.hpp"
 
 #include <sealwire/crypto/random.hpp>
@@ -34,12 +38,10 @@ using tcp = asio::ip::tcp;
 using error_code = boost::system::error_code;
 using namespace std::chrono_literals;
 constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
+using sealwire::test::deadline_guard;
+using sealwire::test::scaled;
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr int many_clients = 12;
-#else
-constexpr int many_clients = 48;
-#endif
+constexpr int many_clients = sealwire::test::sanitizer_build ? 12 : 48;
 
 std::shared_ptr<const hpke::private_key> new_key() {
   return std::make_shared<const hpke::private_key>(hpke::generate_key_pair().value().priv);
@@ -63,7 +65,9 @@ server_settings settings_for(std::shared_ptr<const record::server_config> cfg) {
   server_settings s;
   s.config = std::move(cfg);
   s.threads = 2;
-  s.close_timeout = 2s;  // clients that do not answer a close record hold stop() no longer
+  s.handshake_timeout = scaled(s.handshake_timeout);
+  s.idle_timeout = scaled(s.idle_timeout);
+  s.close_timeout = scaled(2s);  // clients that do not answer a close record hold stop() no longer
   return s;
 }
 
@@ -81,10 +85,13 @@ struct client {
   error_code connect(const tcp::endpoint& server, std::shared_ptr<const record::client_config> cfg) {
     error_code ec;
     stream.next_layer().connect(server, ec);
-    if (!ec) stream.handshake(std::move(cfg), ec);
+    if (ec) return ec;
+    deadline_guard guard({stream.next_layer().native_handle()}, 10s, "the client's handshake");
+    stream.handshake(std::move(cfg), ec);
     return ec;
   }
   std::vector<std::uint8_t> echo(const std::vector<std::uint8_t>& m) {
+    deadline_guard guard({stream.next_layer().native_handle()}, 10s, "the echo");
     asio::write(stream, asio::buffer(m));
     std::vector<std::uint8_t> back(m.size());
     asio::read(stream, asio::buffer(back));
@@ -94,6 +101,7 @@ struct client {
   error_code read_to_end() {
     std::array<std::uint8_t, 4096> buf;
     error_code ec;
+    deadline_guard guard({stream.next_layer().native_handle()}, 10s, "reading to the end");
     while (!ec) (void)stream.read_some(asio::buffer(buf), ec);
     return ec;
   }
@@ -142,7 +150,7 @@ TEST(ExampleServer, ServesManyClientsAtOnce) {
           }
         });
   }
-  io.run();
+  ASSERT_TRUE(sealwire::test::runs_to_completion(io, 60s, "the clients"));
   EXPECT_TRUE(failures.empty()) << failures.front();
   EXPECT_EQ(ok.load(), many_clients);
   server.stop();
@@ -156,7 +164,7 @@ TEST(ExampleServer, ServesManyClientsAtOnce) {
 TEST(ExampleServer, ClientSilentInHandshakeTimesOut) {
   const auto key = new_key();
   auto s = settings_for(server_config(key));
-  s.handshake_timeout = 100ms;
+  s.handshake_timeout = scaled(100ms);
   echo_server server(s);
   server.start();
   asio::io_context io;
@@ -165,7 +173,10 @@ TEST(ExampleServer, ClientSilentInHandshakeTimesOut) {
   // Send nothing: the server closes the connection when the timeout passes.
   std::array<std::uint8_t, 16> buf;
   error_code ec;
-  (void)raw.read_some(asio::buffer(buf), ec);
+  {
+    deadline_guard guard({raw.native_handle()}, 10s, "the server closing a silent connection");
+    (void)raw.read_some(asio::buffer(buf), ec);
+  }
   EXPECT_TRUE(ec == asio::error::eof || ec == asio::error::connection_reset) << ec.message();
   server.stop();
   const auto c = server.counters();
@@ -176,7 +187,7 @@ TEST(ExampleServer, ClientSilentInHandshakeTimesOut) {
 TEST(ExampleServer, IdleClientTimesOut) {
   const auto key = new_key();
   auto s = settings_for(server_config(key));
-  s.idle_timeout = 100ms;
+  s.idle_timeout = scaled(100ms);
   echo_server server(s);
   server.start();
   client cl;
@@ -196,14 +207,17 @@ TEST(ExampleServer, ClientThatStopsReadingRunsIntoTheIdleTimeout) {
   // and the idle timeout ends the connection.
   const auto key = new_key();
   auto s = settings_for(server_config(key));
-  s.idle_timeout = 200ms;
+  s.idle_timeout = scaled(200ms);
   echo_server server(s);
   server.start();
   client cl;
   ASSERT_FALSE(cl.connect(server.local_endpoint(), client_config(key->public_key())));
   const auto chunk = random_message(256 * 1024);
   error_code ec;
-  for (int i = 0; i < 4096 && !ec; ++i) asio::write(cl.stream, asio::buffer(chunk), ec);  // 1 GiB at most
+  {
+    deadline_guard guard({cl.stream.next_layer().native_handle()}, 30s, "the server ending a client that stopped reading");
+    for (int i = 0; i < 4096 && !ec; ++i) asio::write(cl.stream, asio::buffer(chunk), ec);  // 1 GiB at most
+  }
   EXPECT_TRUE(ec) << "the server never stopped taking data";
   server.stop();
   const auto c = server.counters();
@@ -303,7 +317,16 @@ TEST(ExampleServer, StopSendsCloseRecordsAndWaitsForTheClients) {
         asio::detached);
   }
   std::thread clients([&] { io.run(); });
-  connected.wait();
+  // An early return must not leave the thread joinable: it is stopped then.
+  sealwire::test::scope_exit join_clients([&] {
+    if (!clients.joinable()) return;
+    io.stop();
+    clients.join();
+  });
+  const auto until = std::chrono::steady_clock::now() + scaled(10s);
+  while (!connected.try_wait() && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(5ms);
+  ASSERT_TRUE(connected.try_wait()) << "the clients did not all connect within "
+                                    << sealwire::test::describe_deadline(10s);
   server.stop();
   clients.join();
   EXPECT_EQ(clean.load(), n);
@@ -315,7 +338,7 @@ TEST(ExampleServer, StopSendsCloseRecordsAndWaitsForTheClients) {
 TEST(ExampleServer, StopDoesNotWaitForeverForAClientThatNeverCloses) {
   const auto key = new_key();
   auto s = settings_for(server_config(key));
-  s.close_timeout = 100ms;
+  s.close_timeout = scaled(100ms);
   echo_server server(s);
   server.start();
   client cl;  // handshakes, then neither reads nor closes
@@ -353,6 +376,7 @@ TEST(ExampleServer, TamperedRecordCountsAsAuthenticationFailure) {
   asio::io_context io;
   tcp::socket sock(io);
   sock.connect(server.local_endpoint());
+  deadline_guard guard({sock.native_handle()}, 20s, "the handshake and the server dropping the connection");
   auto conn = record::connection::client(client_config(key->public_key())).value();
   std::array<std::uint8_t, 4096> buf;
   while (!conn.handshake_complete()) {
