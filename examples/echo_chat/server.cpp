@@ -490,7 +490,12 @@ awaitable<void> server::state::accept_loop() {
 
 // ---- server ----
 
-server::server(server_options options) : state_(std::make_shared<state>(std::move(options))) {}
+// spdlog creates its registry on first use; create it here, before the
+// workers start with the state (their lazy creation of it at once is safe,
+// but ThreadSanitizer cannot see the guard inside the uninstrumented
+// libspdlog and reports a race).
+server::server(server_options options)
+    : state_((spdlog::default_logger_raw(), std::make_shared<state>(std::move(options)))) {}
 
 server::~server() { stop(); }
 

@@ -14,7 +14,6 @@
 #include <boost/asio/write.hpp>
 
 #include <gtest/gtest.h>
-#include <spdlog/spdlog.h>
 
 #include <chrono>
 #include <future>
@@ -44,11 +43,6 @@ inline chat::limits scaled_limits(chat::limits lim) {
 
 struct running_server {
   explicit running_server(chat::limits lim, unsigned threads = 0) {
-    // spdlog creates its registry on first use, which the server's workers
-    // may reach at once; safe, but ThreadSanitizer cannot see the guard
-    // inside the uninstrumented libspdlog and reports a race. Create it here
-    // first (the example server does the same in its constructor).
-    static_cast<void>(spdlog::default_logger_raw());
     auto kp = tools::generate_keys(hpke::kem_id::x25519);
     public_key = kp.pub;
     server_options o;
