@@ -218,21 +218,9 @@ void p384_agreement(const p384_case& p) {
   }
 }
 
-// at_every_level runs a check at every CPU level the machine has (the
-// library's field arithmetic and AEAD kernels differ per level).
-void at_every_level(const std::function<void()>& run) {
-  int levels = 0;
-  for (const auto level : sealwire::test::cpu_levels()) {
-    SCOPED_TRACE("cpu level " + std::string(crypto::cpu::name(level)));
-    sealwire::test::scoped_cpu_level force(level);
-    run();
-    ++levels;
-  }
-  EXPECT_GE(levels, 1);
-}
 
 TEST_P(HpkeOracleP384, AgreesWithTheIndependentImplementation) {
-  at_every_level([&] { p384_agreement(GetParam()); });
+  sealwire::test::at_every_level([&] { p384_agreement(GetParam()); });
 }
 
 std::vector<p384_case> p384_cases() {
@@ -348,6 +336,6 @@ void high_sequence_numbers() {
   EXPECT_EQ(compared, 3 * 3 * 8);
 }
 
-TEST(HpkeOracleNonce, SequenceNumbersAtAndAbove2To64) { at_every_level(high_sequence_numbers); }
+TEST(HpkeOracleNonce, SequenceNumbersAtAndAbove2To64) { sealwire::test::at_every_level(high_sequence_numbers); }
 
 }  // namespace

@@ -458,25 +458,13 @@ void spec_server_against_library_client(const param& p) {
   exchange(*client, s2c, c2s, pad_to, rng);
 }
 
-// Each case runs at every CPU level the machine has (the library's AEAD
-// kernels differ; the specification does not).
-void at_every_level(const std::function<void()>& run) {
-  int levels = 0;
-  for (const auto level : sealwire::test::cpu_levels()) {
-    SCOPED_TRACE("cpu level " + std::string(crypto::cpu::name(level)));
-    sealwire::test::scoped_cpu_level force(level);
-    run();
-    ++levels;
-  }
-  EXPECT_GE(levels, 1);
-}
 
 TEST_P(RecordSpec, SpecClientAgainstLibraryServer) {
-  at_every_level([&] { spec_client_against_library_server(GetParam()); });
+  sealwire::test::at_every_level([&] { spec_client_against_library_server(GetParam()); });
 }
 
 TEST_P(RecordSpec, SpecServerAgainstLibraryClient) {
-  at_every_level([&] { spec_server_against_library_client(GetParam()); });
+  sealwire::test::at_every_level([&] { spec_server_against_library_client(GetParam()); });
 }
 
 std::string param_name(const ::testing::TestParamInfo<param>& i) {

@@ -127,6 +127,20 @@ class scoped_cpu_level {
   crypto::cpu::level previous_;
 };
 
+// at_every_level runs `check` once at every level this machine can run
+// (cpu_levels()), the level forced and named in a SCOPED_TRACE, for tests
+// parameterised on something else that should still cover every kernel.
+template <class Check>
+void at_every_level(Check&& check) {
+  const auto levels = cpu_levels();
+  ASSERT_FALSE(levels.empty());
+  for (const auto level : levels) {
+    SCOPED_TRACE(std::string("cpu level ") + std::string(crypto::cpu::name(level)));
+    const scoped_cpu_level force(level);
+    check();
+  }
+}
+
 }  // namespace sealwire::test
 
 // SEALWIRE_INSTANTIATE_CPU_LEVELS runs a cpu_level_test suite at every level.
