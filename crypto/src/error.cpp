@@ -27,12 +27,14 @@ class crypto_category_impl final : public std::error_category {
       case crypto_errc::output_too_long: return "requested output too long";
       case crypto_errc::unknown_algorithm: return "unknown algorithm name or identifier";
       case crypto_errc::not_keyed: return "key object used before it was given a key";
+      case crypto_errc::invalid_signature: return "invalid signature";
     }
     return "unknown sealwire.crypto error " + std::to_string(ev);
   }
   std::error_condition default_error_condition(int ev) const noexcept override {
     switch (static_cast<crypto_errc>(ev)) {
-      case crypto_errc::authentication_failed: return condition::authentication_failed;
+      case crypto_errc::authentication_failed:
+      case crypto_errc::invalid_signature: return condition::authentication_failed;
       case crypto_errc::invalid_key:
       case crypto_errc::invalid_public_key: return condition::invalid_key;
       case crypto_errc::message_too_long:

@@ -41,6 +41,7 @@ TEST(ErrorConditions, OneTestForAuthenticationFailureAcrossLayers) {
   }
   EXPECT_EQ(hpke_failure, hpke_errc::open_failed);
   EXPECT_EQ(std::error_code(record_errc::server_key_mismatch), condition::authentication_failed);
+  EXPECT_EQ(std::error_code(crypto_errc::invalid_signature), condition::authentication_failed);
   // Other codes keep their own meaning.
   EXPECT_NE(std::error_code(record_errc::truncated), condition::authentication_failed);
   EXPECT_NE(std::error_code(hpke_errc::unsupported_suite), condition::authentication_failed);

@@ -34,6 +34,7 @@ enum class crypto_errc {
   output_too_long,            // a requested output beyond the primitive's limit (HKDF: 255 * HashLen)
   unknown_algorithm,          // a name or identifier that names no algorithm sealwire has
   not_keyed,                  // a key object used before it was given a key
+  invalid_signature,          // a signature that does not verify, or one not in the scheme's strict encoding
 };
 
 // crypto_category is the error category of crypto_errc values.
