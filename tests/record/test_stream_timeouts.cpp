@@ -7,7 +7,11 @@
 // every wait of the test itself has a (scaled) deadline.
 #include "stream_pair.hpp"
 
+#include <boost/asio/as_tuple.hpp>
 #include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/use_future.hpp>
 #include <boost/asio/deferred.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
@@ -122,6 +126,53 @@ TEST(RecordStream, IdleTimeoutEndsAReadWhenThePeerStalls) {
   error_code ec;
   p.a.write_some(asio::buffer(buf, 1), ec);
   EXPECT_EQ(ec, stream_errc::idle_timeout);
+}
+
+// The timeout arrives through every completion token: a coroutine, a
+// future (the io_context on another thread) and a deferred operation.
+TEST(RecordStream, IdleTimeoutThroughCoroutinesFuturesAndDeferred) {
+  std::uint8_t buf[8];
+  {
+    handshaken_pair p;
+    p.a.set_timeouts({.idle = short_deadline});
+    error_code got;
+    asio::co_spawn(
+        p.io,
+        [&]() -> asio::awaitable<void> {
+          auto [ec, n] = co_await p.a.async_read_some(asio::buffer(buf), asio::as_tuple(asio::use_awaitable));
+          got = ec;
+          EXPECT_EQ(n, 0u);
+        },
+        [](std::exception_ptr e) { EXPECT_FALSE(e); });
+    ASSERT_TRUE(runs_to_completion(p.io, 10s, "the coroutine"));
+    EXPECT_EQ(got, stream_errc::idle_timeout);
+  }
+  {
+    handshaken_pair p;
+    p.a.set_timeouts({.idle = short_deadline});
+    auto read = p.a.async_read_some(asio::buffer(buf), asio::use_future);  // started before the runner
+    std::thread runner([&] { p.io.run(); });
+    sealwire::test::scope_exit join_runner([&] {
+      p.io.stop();
+      runner.join();
+    });
+    ASSERT_TRUE(ready_within(read, 10s, "the read"));
+    try {
+      read.get();
+      ADD_FAILURE() << "the read did not time out";
+    } catch (const boost::system::system_error& e) {
+      EXPECT_EQ(e.code(), stream_errc::idle_timeout);
+    }
+  }
+  {
+    handshaken_pair p;
+    p.a.set_timeouts({.idle = short_deadline});
+    auto read = p.a.async_read_some(asio::buffer(buf), asio::deferred);
+    outcome r;
+    std::move(read)(r.handler());
+    ASSERT_TRUE(runs_to_completion(p.io, 10s, "the deferred read"));
+    EXPECT_EQ(r.ec, stream_errc::idle_timeout);
+  }
 }
 
 // A peer that never reads: the write stalls once the socket buffers are

@@ -302,6 +302,7 @@ class stream {
   // without the peer's close is record_errc::truncated. Afterwards a read
   // returns eof.
   template <class Token = boost::asio::default_completion_token_t<executor_type>>
+    requires(!std::is_same_v<std::decay_t<Token>, shutdown_mode>)
   auto async_shutdown(Token&& token = Token()) {
     return async_shutdown(shutdown_mode::wait_for_peer, std::forward<Token>(token));
   }
