@@ -355,7 +355,9 @@ class session : public std::enable_shared_from_this<session> {
     while (!closed_) {
       if (queue_.empty()) {
         if (quitting_) {
-          auto [ec] = co_await stream_.async_shutdown(use_tuple);
+          // Send our close record and close: the reader has stopped, and
+          // the client's close is not waited for (a half close).
+          auto [ec] = co_await stream_.async_shutdown(record::shutdown_mode::send_only, use_tuple);
           close(ec ? "write failed: " + ec.message() : std::string("client quit"));
           co_return;
         }

@@ -12,6 +12,7 @@
 #include <boost/asio/write.hpp>
 
 #include <array>
+#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -19,16 +20,18 @@
 namespace asio = boost::asio;
 using asio::ip::tcp;
 using namespace sealwire;
+using namespace std::chrono_literals;
 
 // [quickstart]
 // The server: accept, handshake with its static key, echo one message.
 asio::awaitable<void> serve(tcp::acceptor& acceptor, std::shared_ptr<const record::server_config> config) {
   record::stream<tcp::socket> stream(co_await acceptor.async_accept(asio::use_awaitable));
+  stream.set_timeouts({.handshake = 10s, .idle = 60s, .shutdown = 5s});  // optional; none by default
   co_await stream.async_handshake(config, asio::use_awaitable);
   std::array<char, 1024> buffer;
   const std::size_t n = co_await stream.async_read_some(asio::buffer(buffer), asio::use_awaitable);
   co_await asio::async_write(stream, asio::buffer(buffer.data(), n), asio::use_awaitable);
-  co_await stream.async_shutdown(asio::use_awaitable);  // sends the close record
+  co_await stream.async_shutdown(asio::use_awaitable);  // sends its close record, waits for the client's
 }
 
 // The client: connect, handshake against the pinned server key, send, read the echo.
@@ -39,6 +42,7 @@ asio::awaitable<std::string> talk(tcp::endpoint server, std::shared_ptr<const re
   co_await asio::async_write(stream, asio::buffer(std::string("hello over sealwire")), asio::use_awaitable);
   std::array<char, 1024> buffer;
   const std::size_t n = co_await stream.async_read_some(asio::buffer(buffer), asio::use_awaitable);
+  co_await stream.async_shutdown(asio::use_awaitable);  // close records both ways
   co_return std::string(buffer.data(), n);
 }
 

@@ -12,8 +12,8 @@
 // One read and one write: the echo loop reads, then writes what it read,
 // then reads again: never two reads or two writes outstanding. stop()
 // interrupts the outstanding read through per-operation cancellation; the
-// loop then sends its close record (the one write) and reads on until the
-// client's close record arrives.
+// loop's async_shutdown then sends its close record and waits for the
+// client's.
 //
 // Timeouts: each connection has one steady_timer (its deadline), pushed
 // forward before every operation; the watchdog coroutine waits on it and
@@ -190,21 +190,19 @@ awaitable<void> echo_server::state::serve(std::shared_ptr<connection> c,
 
   // The echo loop: one read, then one write, each bounded by a timeout.
   std::array<std::uint8_t, 16 * 1024> buffer;
-  bool sent_close = false;
   while (!ec) {
-    if (c->stopping && !sent_close) {
-      // stop(): send our close record (the one write), then read on until
-      // the client's close record arrives or the close timeout passes.
+    if (c->stopping) {
+      // stop(): send our close record and wait for the client's (what the
+      // client still sends before it is dropped), within the close timeout.
       c->arm(settings.close_timeout);
       std::tie(ec) = co_await s.async_shutdown(use_tuple);
-      sent_close = true;
-      continue;
+      break;
     }
-    if (!c->stopping) c->arm(settings.idle_timeout);
+    c->arm(settings.idle_timeout);
     auto [rec, n] = co_await s.async_read_some(
         asio::buffer(buffer), asio::bind_cancellation_slot(c->stop_signal.slot(), use_tuple));
     if (rec == asio::error::operation_aborted && c->stopping && !c->timed_out) continue;  // stop() cancelled it
-    if (rec == asio::error::eof && !sent_close) {
+    if (rec == asio::error::eof) {
       // The client closed first: answer with our close record.
       c->arm(settings.close_timeout);
       std::tie(ec) = co_await s.async_shutdown(use_tuple);
@@ -215,7 +213,6 @@ awaitable<void> echo_server::state::serve(std::shared_ptr<connection> c,
       ec = rec;
       break;
     }
-    if (sent_close) continue;  // closing: what the client still sends is read and dropped
     // Backpressure: the next read starts only once the client took this
     // data; a client that stops reading runs into the idle timeout here.
     c->arm(settings.idle_timeout);

@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // sealwire::record::stream over Asio: socketpairs and loopback TCP, sync and
 // async (callbacks, coroutines, futures), shutdown, cancellation, EOF.
-#include <sealwire/record/stream.hpp>
-
-#include "deadlines.hpp"
-#include "harness.hpp"
+#include "stream_pair.hpp"
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/bind_cancellation_slot.hpp>
@@ -30,7 +27,6 @@ namespace sealwire::record::test {
 namespace {
 
 namespace asio = boost::asio;
-using local_socket = asio::local::stream_protocol::socket;
 using tcp = asio::ip::tcp;
 using namespace std::chrono_literals;
 using sealwire::test::deadline_guard;
@@ -43,39 +39,6 @@ using sealwire::test::shutdown_on_exit;
 // blocked on is shut down when the test's scope exits, so that a regression
 // (a handshake that never completes, a read that never returns) fails the
 // test with a message instead of hanging the binary.
-
-struct fixture_keys {
-  std::shared_ptr<const hpke::private_key> server = make_key(hpke::kem_id::x25519);
-  std::shared_ptr<const client_config> cc = client_cfg(*server);
-  std::shared_ptr<const server_config> sc = server_cfg(server);
-};
-
-// Two streams over a socketpair, handshake done (a: client, b: server). A
-// failed or hung handshake throws (failing the test) without leaving the
-// server's thread blocked.
-struct handshaken_pair {
-  handshaken_pair() {
-    asio::local::connect_pair(a.next_layer(), b.next_layer());
-    auto server = std::async(std::launch::async, [this] { b.handshake(k.sc); });
-    shutdown_on_exit unblock_server(a.next_layer(), b.next_layer());
-    {
-      deadline_guard guard({a.next_layer().native_handle(), b.next_layer().native_handle()}, 10s, "the handshake");
-      a.handshake(k.cc);
-    }
-    if (auto done = ready_within(server, 10s, "the server's handshake"); !done) throw std::runtime_error(done.message());
-    server.get();
-    unblock_server.dismiss();
-  }
-  fixture_keys k;
-  asio::io_context io;
-  stream<local_socket> a{io}, b{io};
-};
-
-bytes pattern(std::size_t n) {
-  bytes b(n);
-  for (std::size_t i = 0; i < n; ++i) b[i] = static_cast<std::uint8_t>(i * 7 + (i >> 9));
-  return b;
-}
 
 TEST(RecordStream, SyncOverASocketpair) {
   fixture_keys k;
@@ -202,7 +165,11 @@ TEST(RecordStream, AsyncCallbacksOverLoopbackTcp) {
             delete one;
             EXPECT_EQ(n2, 0u);
             client_ec = eec;
-            client_done = true;
+            // The server's shutdown waits for this side's close record.
+            client.async_shutdown([&](boost::system::error_code sec) {
+              EXPECT_FALSE(sec) << sec.message();
+              client_done = true;
+            });
           });
         });
       });
@@ -238,7 +205,9 @@ TEST(RecordStream, Coroutines) {
     co_await a.async_handshake(k.cc, asio::use_awaitable);
     const bytes msg = pattern(50000);
     co_await asio::async_write(a, asio::buffer(msg), asio::use_awaitable);
-    co_await a.async_shutdown(asio::use_awaitable);
+    // A half close: send the close record, keep reading (the server echoes,
+    // then answers with its close).
+    co_await a.async_shutdown(record::shutdown_mode::send_only, asio::use_awaitable);
     echoed.resize(msg.size());
     co_await asio::async_read(a, asio::buffer(echoed), asio::use_awaitable);
     EXPECT_EQ(echoed, msg);
@@ -279,7 +248,7 @@ TEST(RecordStream, Futures) {
   EXPECT_EQ(r.get(), msg.size());
   EXPECT_EQ(got, msg);
   // An error through a future: reading past the peer's close.
-  auto closing = a.async_shutdown(asio::use_future);
+  auto closing = a.async_shutdown(record::shutdown_mode::send_only, asio::use_future);
   ASSERT_TRUE(ready_within(closing, 10s, "the shutdown"));
   EXPECT_NO_THROW(closing.get());
   std::uint8_t one;
