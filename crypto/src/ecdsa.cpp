@@ -90,31 +90,32 @@ struct ops {
   }
 
   // ---- RFC 6979 3.2: the HMAC-DRBG that derives k ----
-  struct drbg {
-    std::uint8_t key[hlen], v[hlen];
-
-    // hmac_into: out = HMAC_K(parts...).
-    template <class... Parts>
-    void mac(std::uint8_t* out, const Parts&... parts) const noexcept {
-      hmac<H> h(std::span<const std::uint8_t>(key, hlen));
-      (h.update(parts), ...);
-      h.finish(std::span<std::uint8_t, hlen>(out, hlen));
-    }
+  //
+  // One HMAC object stays keyed with the current K, so the steps that MAC
+  // under the same K (V = HMAC_K(V) after each new K, and the candidate
+  // blocks) do not hash the key pads again. Destruction wipes K's state
+  // (hmac's destructor) and V.
+  class drbg {
+   public:
+    drbg() noexcept = default;
+    drbg(const drbg&) = delete;
+    drbg& operator=(const drbg&) = delete;
+    ~drbg() { ct::wipe(v_, hlen); }
 
     // Steps b-g: x is int2octets(d), h is bits2octets(h1), extra the
     // hedged variant's random bytes (RFC 6979 3.6; empty when deterministic).
     void init(const std::uint8_t* x, const std::uint8_t* h, std::span<const std::uint8_t> extra) noexcept {
-      std::memset(v, 0x01, hlen);
-      std::memset(key, 0x00, hlen);
-      const std::span<const std::uint8_t> vs(v, hlen), xs(x, L), hs(h, L);
+      std::uint8_t k[hlen] = {};
+      std::memset(v_, 0x01, hlen);
+      mac_.init(k);
       for (std::uint8_t sep : {std::uint8_t{0x00}, std::uint8_t{0x01}}) {
         const std::uint8_t sep_byte[1] = {sep};
-        std::uint8_t k2[hlen];
-        mac(k2, vs, std::span<const std::uint8_t>(sep_byte), xs, hs, extra);
-        std::memcpy(key, k2, hlen);
-        ct::wipe(k2, hlen);
-        mac(v, vs);
+        mac(k, v(), std::span<const std::uint8_t>(sep_byte), std::span<const std::uint8_t>(x, L),
+            std::span<const std::uint8_t>(h, L), extra);
+        mac_.init(k);
+        mac(v_, v());
       }
+      ct::wipe(k, hlen);
     }
 
     // Step h.1-h.2: the next candidate k = bits2int(T) for T of at least
@@ -123,8 +124,8 @@ struct ops {
       constexpr std::size_t blocks = (L + hlen - 1) / hlen;
       std::uint8_t t[blocks * hlen];
       for (std::size_t i = 0; i < blocks; ++i) {
-        mac(v, std::span<const std::uint8_t>(v, hlen));
-        std::memcpy(t + i * hlen, v, hlen);
+        mac(v_, v());
+        std::memcpy(t + i * hlen, v_, hlen);
       }
       bits2int(k, std::span<const std::uint8_t>(t, blocks * hlen));
       ct::wipe(t, sizeof t);
@@ -133,12 +134,26 @@ struct ops {
     // Step h.3: after a rejected candidate (out of range, or r or s zero).
     void reseed() noexcept {
       const std::uint8_t zero[1] = {0};
-      std::uint8_t k2[hlen];
-      mac(k2, std::span<const std::uint8_t>(v, hlen), std::span<const std::uint8_t>(zero));
-      std::memcpy(key, k2, hlen);
-      ct::wipe(k2, hlen);
-      mac(v, std::span<const std::uint8_t>(v, hlen));
+      std::uint8_t k[hlen];
+      mac(k, v(), std::span<const std::uint8_t>(zero));
+      mac_.init(k);
+      mac(v_, v());
+      ct::wipe(k, hlen);
     }
+
+   private:
+    std::span<const std::uint8_t> v() const noexcept { return std::span<const std::uint8_t>(v_, hlen); }
+
+    // mac: out = HMAC_K(parts...) under the current K. The parts are read
+    // before out is written, so out may be V itself.
+    template <class... Parts>
+    void mac(std::uint8_t* out, const Parts&... parts) noexcept {
+      (mac_.update(parts), ...);
+      mac_.finish(std::span<std::uint8_t, hlen>(out, hlen));
+    }
+
+    hmac<H> mac_;
+    std::uint8_t v_[hlen];
   };
 
   // sign writes r and s (L bytes each) for private key d (in [1, n-1]) and
@@ -146,8 +161,8 @@ struct ops {
   // values are the verdicts of the candidate checks, each declassified.
   static result<void> sign(std::uint8_t* r_out, std::uint8_t* s_out, const std::uint8_t* d,
                            std::span<const std::uint8_t> digest, const ecdsa_sign_options& opt) noexcept {
+    drbg g;
     struct state {
-      drbg g;
       std::uint8_t h[L], k[L], x1[L], extra[L];
       sfe e, dm, km, kinv, rm, sm, t;
       typename E::point p;
@@ -162,12 +177,12 @@ struct ops {
     }
     digest_scalar(s.e, digest);
     S::to_bytes(s.h, s.e);  // bits2octets(h1) = int2octets(bits2int(h1) mod n)
-    s.g.init(d, s.h, extra);
+    g.init(d, s.h, extra);
     scalar_of(s.dm, d);
     for (;;) {
-      s.g.generate(s.k);
+      g.generate(s.k);
       if (!in_range(s.k)) {
-        s.g.reseed();
+        g.reseed();
         continue;
       }
       // r = x(k G) mod n (FIPS 186-5 6.4.1 steps 5-8).
@@ -185,7 +200,7 @@ struct ops {
       S::to_bytes(s_out, s.sm);
       ct::declassify(s_out, L);
       if (is_zero(r_out) || is_zero(s_out)) {
-        s.g.reseed();
+        g.reseed();
         continue;
       }
       break;

@@ -364,6 +364,107 @@ struct ec_point {
     F::sub(out.y, out.y, u);
   }
 
+  // ---- variable time: public points only (ECDSA verification) ----
+  //
+  // Jacobian additions (Bernstein-Lange "madd-2007-bl", 7M + 4S, and
+  // "add-2007-bl", 11M + 5S). They are not complete: equal inputs
+  // (H = 0, r = 0) go to dbl_jacobian, inverse ones (H = 0, r != 0) give
+  // the identity (1 : 1 : 0), and an identity accumulator takes the other
+  // input. Those branches depend on the points, so only public points may
+  // come here.
+
+  // add_mixed_jacobian_vartime: j += q for affine q (not the identity).
+  static void add_mixed_jacobian_vartime(point& j, const affine& q) noexcept {
+    if (F::zero_mask(j.z) != 0) {
+      j = point{q.x, q.y, k().one};
+      return;
+    }
+    fe z1z1, u2, s2, h, r;
+    F::sqr(z1z1, j.z);
+    F::mul(u2, q.x, z1z1);
+    F::mul(s2, q.y, j.z);
+    F::mul(s2, s2, z1z1);
+    F::sub(h, u2, j.x);
+    F::sub(r, s2, j.y);
+    if (F::zero_mask(h) != 0) {
+      if (F::zero_mask(r) != 0) {
+        dbl_jacobian(j, j);
+      } else {
+        j = point{k().one, k().one, fe{}};
+      }
+      return;
+    }
+    add_jacobian_tail(j, z1z1, h, r, j.x, j.y, nullptr);
+  }
+
+  // add_jacobian_vartime: j += q for Jacobian q (not the identity).
+  static void add_jacobian_vartime(point& j, const point& q) noexcept {
+    if (F::zero_mask(j.z) != 0) {
+      j = q;
+      return;
+    }
+    fe z1z1, z2z2, u1, u2, s1, s2, h, r;
+    F::sqr(z1z1, j.z);
+    F::sqr(z2z2, q.z);
+    F::mul(u1, j.x, z2z2);
+    F::mul(u2, q.x, z1z1);
+    F::mul(s1, j.y, q.z);
+    F::mul(s1, s1, z2z2);
+    F::mul(s2, q.y, j.z);
+    F::mul(s2, s2, z1z1);
+    F::sub(h, u2, u1);
+    F::sub(r, s2, s1);
+    if (F::zero_mask(h) != 0) {
+      if (F::zero_mask(r) != 0) {
+        dbl_jacobian(j, j);
+      } else {
+        j = point{k().one, k().one, fe{}};
+      }
+      return;
+    }
+    add_jacobian_tail(j, z1z1, h, r, u1, s1, &q);
+  }
+
+  // add_jacobian_tail finishes both additions from H = U2 - U1 and
+  // r = S2 - S1 (halved; doubled here): I = 4 H^2, J = H I, V = U1 I,
+  // X3 = (2r)^2 - J - 2V, Y3 = 2r (V - X3) - 2 S1 J, and Z3 =
+  // (Z1 + H)^2 - Z1Z1 - H^2 for the mixed case (q2 null) or
+  // ((Z1 + Z2)^2 - Z1Z1 - Z2Z2) H otherwise.
+  static void add_jacobian_tail(point& j, const fe& z1z1, const fe& h, fe r, const fe& u1, const fe& s1,
+                                const point* q2) noexcept {
+    // u1 and s1 may be j.x and j.y (the mixed case): copied before j changes.
+    fe hh, i, jj, v, t, u1c = u1, s1c = s1;
+    F::add(r, r, r);
+    F::sqr(hh, h);
+    F::add(i, hh, hh);
+    F::add(i, i, i);
+    F::mul(jj, h, i);
+    F::mul(v, u1c, i);
+    if (q2 == nullptr) {
+      F::add(t, j.z, h);
+      F::sqr(t, t);
+      F::sub(t, t, z1z1);
+      F::sub(j.z, t, hh);
+    } else {
+      fe z2z2;
+      F::sqr(z2z2, q2->z);
+      F::add(t, j.z, q2->z);
+      F::sqr(t, t);
+      F::sub(t, t, z1z1);
+      F::sub(t, t, z2z2);
+      F::mul(j.z, t, h);
+    }
+    F::sqr(t, r);
+    F::sub(t, t, jj);
+    F::sub(t, t, v);
+    F::sub(j.x, t, v);
+    F::sub(t, v, j.x);
+    F::mul(t, r, t);
+    F::mul(jj, s1c, jj);
+    F::add(jj, jj, jj);
+    F::sub(j.y, t, jj);
+  }
+
   // normalize converts N points to affine with one inversion (Montgomery's
   // trick); none of them may be the identity.
   template <std::size_t N>

@@ -254,41 +254,38 @@ struct ec : ec_point<Curve> {
 
   // mul_double_var: out = u1 G + u2 Q (projective) for public big-endian
   // scalars (below 2^bits) and a point Q on the curve, in variable time
-  // (Straus-Shamir interleaving over the two wNAF digit strings). The
-  // doublings run in Jacobian coordinates, sound for the reason mul_var
-  // gives (every accumulator is a multiple of G in a group of prime order);
-  // each addition converts to projective and uses the complete formulas, so
-  // equal points, inverses and intermediate identities need no case.
+  // (Straus-Shamir interleaving over the two wNAF digit strings), with the
+  // accumulator in Jacobian coordinates throughout: mixed additions of the
+  // affine G multiples, general additions of the Q multiples (converted to
+  // Jacobian once), and the incomplete-case branches of the _vartime
+  // formulas, sound here because every input is public.
   static void mul_double_var(point& out, const std::uint8_t* u1, const std::uint8_t* u2, const affine& q) noexcept {
     std::int8_t d1[8 * L + 1], d2[8 * L + 1];
     const std::size_t n1 = wnaf<g_window>(d1, u1);
     const std::size_t n2 = wnaf<q_window>(d2, u2);
     constexpr std::size_t qn = std::size_t{1} << (q_window - 2);
-    point qt[qn], q2;
-    qt[0] = point{q.x, q.y, k().one};
-    dbl(q2, qt[0]);
-    for (std::size_t j = 1; j < qn; ++j) add(qt[j], qt[j - 1], q2);
+    point qp[qn], qj[qn], q2;
+    qp[0] = point{q.x, q.y, k().one};
+    dbl(q2, qp[0]);
+    for (std::size_t j = 1; j < qn; ++j) add(qp[j], qp[j - 1], q2);
+    for (std::size_t j = 0; j < qn; ++j) to_jacobian(qj[j], qp[j]);
     const g_odd_table& gt = g_odd();
 
-    point r{fe{}, k().one, fe{}}, j;
-    to_jacobian(j, r);
+    point j{k().one, k().one, fe{}};
     for (std::size_t i = (n1 > n2 ? n1 : n2); i-- > 0;) {
-      dbl_jacobian(j, j);
+      if (F::zero_mask(j.z) == 0) dbl_jacobian(j, j);
       const int a = i < n1 ? d1[i] : 0;
       const int b = i < n2 ? d2[i] : 0;
-      if (a == 0 && b == 0) continue;
-      from_jacobian(r, j);
       if (a != 0) {
         affine e = gt.e[(a < 0 ? -a : a) / 2];
         if (a < 0) F::sub(e.y, fe{}, e.y);
-        add_affine(r, r, e);
+        base_t::add_mixed_jacobian_vartime(j, e);
       }
       if (b != 0) {
-        point t = qt[(b < 0 ? -b : b) / 2];
+        point t = qj[(b < 0 ? -b : b) / 2];
         if (b < 0) F::sub(t.y, fe{}, t.y);
-        add(r, r, t);
+        base_t::add_jacobian_vartime(j, t);
       }
-      to_jacobian(j, r);
     }
     from_jacobian(out, j);
   }
