@@ -251,7 +251,7 @@ struct ops {
     std::uint8_t u1[L], u2[L];
     digest_scalar(e, digest);
     scalar_of(sm, sv);
-    invert(w, sm);
+    S::invert_vartime(w, sm);  // s is public
     scalar_of(rm, r);
     S::mul(u, e, w);
     S::to_bytes(u1, u);

@@ -383,6 +383,78 @@ struct mont_field {
     for (std::size_t i = 0; i < limbs; ++i) acc |= a.v[i];
     return ct::mask_if_zero(acc);
   }
+
+  // invert_vartime: out = a^-1 (Montgomery form in and out), 0 for a = 0,
+  // by the binary extended Euclidean algorithm on the representative
+  // A = a R (Hankerson-Menezes-Vanstone, Guide to ECC, algorithm 2.22),
+  // then a product with R^3: A^-1 R^3 / R = a^-1 R. Variable time: for
+  // public values only (ECDSA verification's s), and p must be prime.
+  static void invert_vartime(fe& out, const fe& a) noexcept {
+    if (zero_mask(a) != 0) {
+      out = fe{};
+      return;
+    }
+    static const fe r3 = [] {
+      fe t;
+      mul(t, r2, r2);
+      return t;
+    }();
+    fe u = a, v = p, x1{}, x2{};
+    x1.v[0] = 1;
+    const auto is_one = [](const fe& w) {
+      std::uint64_t rest = w.v[0] ^ 1;
+      for (std::size_t i = 1; i < limbs; ++i) rest |= w.v[i];
+      return rest == 0;
+    };
+    const auto shift_right = [](fe& w, std::uint64_t top) {
+      for (std::size_t i = 0; i + 1 < limbs; ++i) w.v[i] = w.v[i] >> 1 | w.v[i + 1] << 63;
+      w.v[limbs - 1] = w.v[limbs - 1] >> 1 | top << 63;
+    };
+    // halve: x / 2 mod p (x + p is even when x is odd; its carry comes back in).
+    const auto halve = [&](fe& x) {
+      std::uint8_t c = 0;
+      if ((x.v[0] & 1) != 0) {
+        for (std::size_t i = 0; i < limbs; ++i) x.v[i] = addc(x.v[i], p.v[i], c);
+      }
+      shift_right(x, c);
+    };
+    const auto at_least = [](const fe& x, const fe& y) {
+      for (std::size_t i = limbs; i-- > 0;) {
+        if (x.v[i] != y.v[i]) return x.v[i] > y.v[i];
+      }
+      return true;
+    };
+    const auto sub_in_place = [](fe& x, const fe& y) {
+      std::uint8_t b = 0;
+      for (std::size_t i = 0; i < limbs; ++i) x.v[i] = subb(x.v[i], y.v[i], b);
+      return b;
+    };
+    // sub_mod: x = x - y mod p for x, y below p (p added back on a borrow;
+    // its carry out cancels the borrow).
+    const auto sub_mod = [&](fe& x, const fe& y) {
+      if (sub_in_place(x, y) == 0) return;
+      std::uint8_t c = 0;
+      for (std::size_t i = 0; i < limbs; ++i) x.v[i] = addc(x.v[i], p.v[i], c);
+    };
+    while (!is_one(u) && !is_one(v)) {
+      while ((u.v[0] & 1) == 0) {
+        shift_right(u, 0);
+        halve(x1);
+      }
+      while ((v.v[0] & 1) == 0) {
+        shift_right(v, 0);
+        halve(x2);
+      }
+      if (at_least(u, v)) {
+        sub_in_place(u, v);
+        sub_mod(x1, x2);
+      } else {
+        sub_in_place(v, u);
+        sub_mod(x2, x1);
+      }
+    }
+    mul(out, is_one(u) ? x1 : x2, r3);
+  }
 };
 
 // ---- the P-521 field ----
