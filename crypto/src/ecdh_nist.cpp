@@ -15,18 +15,10 @@ namespace {
 template <nist_curve C>
 using curve_ops = detail::ec<detail::curve_t<C>>;
 
-// scalar_valid: 1 <= k < n, computed without branching on the scalar; only
-// the verdict leaves.
+// scalar_valid: 1 <= k < n, the verdict alone public.
 template <nist_curve C>
 bool scalar_valid(const std::uint8_t* k) noexcept {
-  using curve = detail::curve_t<C>;
-  constexpr auto n = detail::from_hex<curve::bytes>(curve::n_hex);
-  std::uint64_t any = 0;
-  for (std::size_t i = 0; i < curve::bytes; ++i) any |= k[i];
-  const std::uint64_t ok = detail::be_less_than_mask(k, n.b, curve::bytes) & ~ct::mask_if_zero(any);
-  const bool verdict = (ct::value_barrier(ok) & 1) != 0;
-  ct::declassify(&verdict, sizeof verdict);
-  return verdict;
+  return detail::scalar_in_range<detail::curve_t<C>>(k);
 }
 
 }  // namespace

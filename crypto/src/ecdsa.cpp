@@ -80,13 +80,11 @@ struct ops {
   static void invert(sfe& out, const sfe& a) noexcept { detail::pow_public<S>(out, a, n_minus_2.b, L, one()); }
 
   // in_range is true when 0 < v < n; v may be secret, only the verdict leaves.
-  static bool in_range(const std::uint8_t* v) noexcept {
-    std::uint64_t any = 0;
-    for (std::size_t i = 0; i < L; ++i) any |= v[i];
-    const std::uint64_t ok = detail::be_less_than_mask(v, n_be.b, L) & ~ct::mask_if_zero(any);
-    const bool verdict = (ct::value_barrier(ok) & 1) != 0;
-    ct::declassify(&verdict, sizeof verdict);
-    return verdict;
+  static bool in_range(const std::uint8_t* v) noexcept { return detail::scalar_in_range<curve>(v); }
+
+  // decode_key reads a public key (SEC 1 uncompressed, validated as ECDH does).
+  static bool decode_key(typename E::affine& q, std::span<const std::uint8_t> pub) noexcept {
+    return pub.size() == ecdsa<C>::public_key_size && pub[0] == 0x04 && E::decode_point(q, pub.data() + 1);
   }
 
   // ---- RFC 6979 3.2: the HMAC-DRBG that derives k ----
@@ -243,9 +241,7 @@ struct ops {
   static result<void> verify(std::span<const std::uint8_t> pub, std::span<const std::uint8_t> digest,
                              const std::uint8_t* r, const std::uint8_t* sv) noexcept {
     typename E::affine q;
-    if (pub.size() != ecdsa<C>::public_key_size || pub[0] != 0x04 || !E::decode_point(q, pub.data() + 1)) {
-      return crypto_errc::invalid_public_key;
-    }
+    if (!decode_key(q, pub)) return crypto_errc::invalid_public_key;
     if (!in_range(r) || !in_range(sv)) return crypto_errc::invalid_signature;
     sfe e, sm, w, rm, u;
     std::uint8_t u1[L], u2[L];
@@ -297,10 +293,7 @@ result<void> verify_p1363(std::span<const std::uint8_t> pub, std::span<const std
   // invalid_public_key whatever the signature.
   if (sig.size() != 2 * O::L) {
     typename O::E::affine q;
-    if (pub.size() != ecdsa<C>::public_key_size || pub[0] != 0x04 || !O::E::decode_point(q, pub.data() + 1)) {
-      return crypto_errc::invalid_public_key;
-    }
-    return crypto_errc::invalid_signature;
+    return O::decode_key(q, pub) ? crypto_errc::invalid_signature : crypto_errc::invalid_public_key;
   }
   return O::verify(pub, digest, sig.data(), sig.data() + O::L);
 }

@@ -4,11 +4,13 @@
 // Montgomery field modulo each group order n that ECDSA's scalars live in.
 #pragma once
 
+#include <sealwire/crypto/ct.hpp>
 #include <sealwire/crypto/ecdh_nist.hpp>
 
 #include "nist_field.hpp"
 
 #include <cstddef>
+#include <cstdint>
 
 namespace sealwire::crypto::detail {
 
@@ -117,6 +119,20 @@ struct curve_of<nist_curve::p521> {
 };
 template <nist_curve C>
 using curve_t = typename curve_of<C>::type;
+
+// scalar_in_range is true when the big-endian scalar k (Curve::bytes
+// bytes) is in [1, n-1], computed without branching on k (a borrow chain
+// and an OR of the bytes); only the verdict leaves, declassified.
+template <class Curve>
+bool scalar_in_range(const std::uint8_t* k) noexcept {
+  static constexpr auto n = from_hex<Curve::bytes>(Curve::n_hex);
+  std::uint64_t any = 0;
+  for (std::size_t i = 0; i < Curve::bytes; ++i) any |= k[i];
+  const std::uint64_t ok = be_less_than_mask(k, n.b, Curve::bytes) & ~ct::mask_if_zero(any);
+  const bool verdict = (ct::value_barrier(ok) & 1) != 0;
+  ct::declassify(&verdict, sizeof verdict);
+  return verdict;
+}
 
 }  // namespace
 }  // namespace sealwire::crypto::detail
