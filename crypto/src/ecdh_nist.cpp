@@ -1,47 +1,24 @@
 // SPDX-License-Identifier: Apache-2.0
 // ECDH on P-256, P-384 and P-521 (SEC 1 3.3.1): key encoding and range
-// checks and key generation around the curve arithmetic of detail/nist_ec.hpp.
+// checks and key generation around the curve arithmetic of detail/nist_scalar_mul.hpp.
 // One portable build: a BMI2/ADX build of the same code (mulx) measured no
 // faster here (P-521 about 10% slower), so there is nothing to dispatch.
 #include <sealwire/crypto/ct.hpp>
 #include <sealwire/crypto/ecdh_nist.hpp>
 #include <sealwire/crypto/random.hpp>
 
-#include "detail/nist_ec.hpp"
+#include "detail/nist_scalar_mul.hpp"
 
 namespace sealwire::crypto {
 namespace {
 
 template <nist_curve C>
-struct curve_of;
-template <>
-struct curve_of<nist_curve::p256> {
-  using type = detail::p256_curve;
-};
-template <>
-struct curve_of<nist_curve::p384> {
-  using type = detail::p384_curve;
-};
-template <>
-struct curve_of<nist_curve::p521> {
-  using type = detail::p521_curve;
-};
+using curve_ops = detail::ec<detail::curve_t<C>>;
 
-template <nist_curve C>
-using curve_ops = detail::ec<typename curve_of<C>::type>;
-
-// scalar_valid: 1 <= k < n, computed without branching on the scalar; only
-// the verdict leaves.
+// scalar_valid: 1 <= k < n, the verdict alone public.
 template <nist_curve C>
 bool scalar_valid(const std::uint8_t* k) noexcept {
-  using curve = typename curve_of<C>::type;
-  constexpr auto n = detail::from_hex<curve::bytes>(curve::n_hex);
-  std::uint64_t any = 0;
-  for (std::size_t i = 0; i < curve::bytes; ++i) any |= k[i];
-  const std::uint64_t ok = detail::be_less_than_mask(k, n.b, curve::bytes) & ~ct::mask_if_zero(any);
-  const bool verdict = (ct::value_barrier(ok) & 1) != 0;
-  ct::declassify(&verdict, sizeof verdict);
-  return verdict;
+  return detail::scalar_in_range<detail::curve_t<C>>(k);
 }
 
 }  // namespace

@@ -22,9 +22,11 @@
 #include <sealwire/crypto/chacha.hpp>
 #include <sealwire/crypto/cpu.hpp>
 #include <sealwire/crypto/ecdh_nist.hpp>
+#include <sealwire/crypto/ecdsa.hpp>
 #include <sealwire/crypto/hkdf.hpp>
 #include <sealwire/crypto/hmac.hpp>
 #include <sealwire/crypto/poly1305.hpp>
+#include <sealwire/crypto/random.hpp>
 #include <sealwire/crypto/salsa20.hpp>
 #include <sealwire/crypto/sha2.hpp>
 #include <sealwire/crypto/x25519.hpp>
@@ -285,6 +287,51 @@ void nist_curves(outputs& o) {
   key_exchange<crypto::p521>(o, 37);
 }
 
+// fixed_random hands out a constant pattern, so that the hedged signature
+// is the same in the reference and the marked run.
+class fixed_random final : public crypto::random_source {
+ public:
+  result<void> fill(std::span<std::uint8_t> out) noexcept override {
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<std::uint8_t>(0x5a ^ i);
+    return {};
+  }
+};
+
+// ecdsa_signing: a key from a secret scalar (its public key published),
+// then deterministic, low-S, hedged and DER signatures of a public
+// message; the secrets are the scalar and every nonce derived from it.
+template <class E>
+void ecdsa_signing(outputs& o, std::uint8_t seed) {
+  const bytes d = secret_scalar(E::private_key_size, seed);
+  auto key = E::signing_key::from_private_key(typename E::private_key_span(d.data(), d.size()));
+  expect(key.has_value(), "ecdsa key");
+  if (!key) return;
+  bytes pub(key->public_key().begin(), key->public_key().end());
+  o.add(pub);
+  const bytes msg = public_bytes(100, static_cast<std::uint8_t>(seed + 1));
+  fixed_random fixed;
+  crypto::random_source* previous = crypto::set_random_source(&fixed);
+  for (const crypto::ecdsa_sign_options opt : {crypto::ecdsa_sign_options{false, false},
+                                               crypto::ecdsa_sign_options{false, true},
+                                               crypto::ecdsa_sign_options{true, false}}) {
+    bytes sig(E::signature_size);
+    expect(key->sign(typename E::signature_span(sig.data(), sig.size()), msg, opt).has_value(), "ecdsa sign");
+    o.add(sig);
+    bytes der(E::max_der_signature_size);
+    const auto n = key->sign_der(typename E::der_span(der.data(), der.size()), msg, opt);
+    expect(n.has_value(), "ecdsa sign_der");
+    der.resize(n ? *n : 0);
+    o.add(der);
+  }
+  crypto::set_random_source(previous);
+}
+
+void signatures(outputs& o) {
+  ecdsa_signing<crypto::ecdsa_p256>(o, 41);
+  ecdsa_signing<crypto::ecdsa_p384>(o, 43);
+  ecdsa_signing<crypto::ecdsa_p521>(o, 45);
+}
+
 void hpke_key_schedule(outputs& o) {
   const hpke::suite suites[] = {
       {hpke::kem_id::x25519, hpke::kdf_id::hkdf_sha256, hpke::aead_id::chacha20_poly1305},
@@ -377,6 +424,7 @@ constexpr named_check checks[] = {
     {"BLAKE3 keyed and derive_key, BLAKE2b keyed", hashes_keyed},
     {"X25519, X448", key_agreement},
     {"P-256, P-384, P-521", nist_curves},
+    {"ECDSA signing (P-256, P-384, P-521)", signatures},
     {"HPKE key schedule, seal, open, export", hpke_key_schedule},
 };
 

@@ -1,0 +1,510 @@
+// SPDX-License-Identifier: Apache-2.0
+// Points of NIST P-256, P-384 and P-521 (a = -3): the complete projective
+// formulas of Renes, Costello and Batina (2016, algorithms 4-6), Jacobian
+// doublings for runs of doublings, Fermat inversion, affine conversion,
+// constant-time table selection and SEC 1 point decoding, written once over
+// the field. Scalar multiplication is in nist_scalar_mul.hpp.
+#pragma once
+
+#include <sealwire/crypto/ct.hpp>
+
+#include "nist_curves.hpp"
+#include "nist_field.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+// The same code generation settings as nist_field.hpp (no vectorizer, see
+// there), for the point formulas built on it.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC push_options
+#pragma GCC optimize("no-tree-vectorize")
+#endif
+
+namespace sealwire::crypto::detail {
+
+namespace {
+
+template <class Curve>
+struct ec_point {
+  using F = typename Curve::field;
+  using fe = typename F::fe;
+  static constexpr std::size_t L = Curve::bytes;
+
+  // A projective point (X : Y : Z), x = X/Z, y = Y/Z; the identity is (0 : 1 : 0).
+  struct point {
+    fe x, y, z;
+  };
+  struct affine {
+    fe x, y;
+  };
+
+  struct constants {
+    fe b, one;
+    affine g;
+    constants() noexcept {
+      const auto bb = from_hex<L>(Curve::b_hex);
+      const auto gx = from_hex<L>(Curve::gx_hex);
+      const auto gy = from_hex<L>(Curve::gy_hex);
+      std::uint8_t one_be[L] = {};
+      one_be[L - 1] = 1;
+      static_cast<void>(F::from_bytes(b, bb.b));
+      static_cast<void>(F::from_bytes(one, one_be));
+      static_cast<void>(F::from_bytes(g.x, gx.b));
+      static_cast<void>(F::from_bytes(g.y, gy.b));
+    }
+  };
+  static const constants& k() noexcept {
+    static const constants c;
+    return c;
+  }
+
+  static inline void cmov(fe& r, const fe& a, std::uint64_t mask) noexcept {
+    for (std::size_t i = 0; i < F::limbs; ++i) r.v[i] ^= mask & (r.v[i] ^ a.v[i]);
+  }
+
+  // add: RCB 2016 algorithm 4 (complete, a = -3): any two points, including
+  // equal ones, inverses and the identity. 12M + 2 multiplications by b.
+  // out may alias either input.
+  static void add(point& out, const point& p, const point& q) noexcept {
+    fe t0, t1, t2, t3, t4, x3, y3;
+    F::mul(t0, p.x, q.x);
+    F::mul(t1, p.y, q.y);
+    F::mul(t2, p.z, q.z);
+    F::add(t3, p.x, p.y);
+    F::add(t4, q.x, q.y);
+    F::mul(t3, t3, t4);
+    F::add(t4, t0, t1);
+    F::sub(t3, t3, t4);
+    F::add(t4, p.y, p.z);
+    F::add(x3, q.y, q.z);
+    F::mul(t4, t4, x3);
+    F::add(x3, t1, t2);
+    F::sub(t4, t4, x3);
+    F::add(x3, p.x, p.z);
+    F::add(y3, q.x, q.z);
+    F::mul(x3, x3, y3);
+    F::add(y3, t0, t2);
+    F::sub(y3, x3, y3);
+    add_tail(out, t0, t1, t2, t3, t4, y3);
+  }
+
+  // add_tail is what RCB 2016 algorithms 4 and 5 share after their first
+  // products: t0 = X1 X2, t1 = Y1 Y2, t3, t4 and y3 as the algorithms have
+  // them, and zz = Z1 Z2 (Z1 for the mixed addition, where Z2 = 1).
+  static void add_tail(point& out, fe& t0, fe& t1, const fe& zz, const fe& t3, const fe& t4, fe& y3) noexcept {
+    const fe& b = k().b;
+    fe t2, x3, z3;
+    F::mul(z3, b, zz);
+    F::sub(x3, y3, z3);
+    F::add(z3, x3, x3);
+    F::add(x3, x3, z3);
+    F::sub(z3, t1, x3);
+    F::add(x3, t1, x3);
+    F::mul(y3, b, y3);
+    F::add(t1, zz, zz);
+    F::add(t2, t1, zz);
+    F::sub(y3, y3, t2);
+    F::sub(y3, y3, t0);
+    F::add(t1, y3, y3);
+    F::add(y3, t1, y3);
+    F::add(t1, t0, t0);
+    F::add(t0, t1, t0);
+    F::sub(t0, t0, t2);
+    F::mul(t1, t4, y3);
+    F::mul(t2, t0, y3);
+    F::mul(y3, x3, z3);
+    F::add(y3, y3, t2);
+    F::mul(x3, t3, x3);
+    F::sub(x3, x3, t1);
+    F::mul(z3, t4, z3);
+    F::mul(t1, t3, t0);
+    F::add(z3, z3, t1);
+    out.x = x3;
+    out.y = y3;
+    out.z = z3;
+  }
+
+  // add_affine: RCB 2016 algorithm 5 (mixed, a = -3): p any point, q affine
+  // and not the identity. 11M + 2 multiplications by b.
+  static void add_affine(point& out, const point& p, const affine& q) noexcept {
+    fe t0, t1, t3, t4, y3;
+    F::mul(t0, p.x, q.x);
+    F::mul(t1, p.y, q.y);
+    F::add(t3, q.x, q.y);
+    F::add(t4, p.x, p.y);
+    F::mul(t3, t3, t4);
+    F::add(t4, t0, t1);
+    F::sub(t3, t3, t4);
+    F::mul(t4, q.y, p.z);
+    F::add(t4, t4, p.y);
+    F::mul(y3, q.x, p.z);
+    F::add(y3, y3, p.x);
+    add_tail(out, t0, t1, p.z, t3, t4, y3);
+  }
+
+  // dbl: RCB 2016 algorithm 6 (doubling, a = -3), complete. 8M + 3S + 2
+  // multiplications by b. out may alias p.
+  static void dbl(point& out, const point& p) noexcept {
+    const fe& b = k().b;
+    fe t0, t1, t2, t3, x3, y3, z3;
+    F::sqr(t0, p.x);
+    F::sqr(t1, p.y);
+    F::sqr(t2, p.z);
+    F::mul(t3, p.x, p.y);
+    F::add(t3, t3, t3);
+    F::mul(z3, p.x, p.z);
+    F::add(z3, z3, z3);
+    F::mul(y3, b, t2);
+    F::sub(y3, y3, z3);
+    F::add(x3, y3, y3);
+    F::add(y3, x3, y3);
+    F::sub(x3, t1, y3);
+    F::add(y3, t1, y3);
+    F::mul(y3, x3, y3);
+    F::mul(x3, x3, t3);
+    F::add(t3, t2, t2);
+    F::add(t2, t2, t3);
+    F::mul(z3, b, z3);
+    F::sub(z3, z3, t2);
+    F::sub(z3, z3, t0);
+    F::add(t3, z3, z3);
+    F::add(z3, z3, t3);
+    F::add(t3, t0, t0);
+    F::add(t0, t3, t0);
+    F::sub(t0, t0, t2);
+    F::mul(t0, t0, z3);
+    F::add(y3, y3, t0);
+    F::mul(t0, p.y, p.z);
+    F::add(t0, t0, t0);
+    F::mul(z3, t0, z3);
+    F::sub(x3, x3, z3);
+    F::mul(z3, t0, t1);
+    F::add(z3, z3, z3);
+    F::add(z3, z3, z3);
+    out.x = x3;
+    out.y = y3;
+    out.z = z3;
+  }
+
+  // sqr_n: r = r^(2^n).
+  static inline void sqr_n(fe& r, int n) noexcept {
+    for (int i = 0; i < n; ++i) F::sqr(r, r);
+  }
+
+  // invert_p521: a^(p-2) for p = 2^521 - 1, by the chain of
+  // x_k = a^(2^k - 1) (x_2k = x_k^(2^k) x_k): p - 2 = 4 (2^519 - 1) + 1, so
+  // 13 multiplications where the 4-bit windows take about 130 (the
+  // exponent is nearly all ones); the squarings are the same 521.
+  static void invert_p521(fe& out, const fe& a) noexcept {
+    struct state {
+      fe x2, x3, x7, x8, t;
+    } s;
+    F::sqr(s.t, a);
+    F::mul(s.x2, s.t, a);  // 2^2 - 1
+    F::sqr(s.t, s.x2);
+    F::mul(s.x3, s.t, a);  // 2^3 - 1
+    s.t = s.x3;
+    sqr_n(s.t, 1);
+    F::mul(s.t, s.t, a);  // 2^4 - 1
+    s.x8 = s.t;
+    sqr_n(s.x8, 3);
+    F::mul(s.x7, s.x8, s.x3);  // 2^7 - 1
+    s.x8 = s.x7;
+    sqr_n(s.x8, 1);
+    F::mul(s.x8, s.x8, a);  // 2^8 - 1
+    s.t = s.x8;
+    for (int k = 8; k < 512; k *= 2) {
+      fe u = s.t;
+      sqr_n(u, k);
+      F::mul(s.t, u, s.t);  // 2^(2k) - 1
+      ct::wipe_object(u);
+    }
+    sqr_n(s.t, 7);
+    F::mul(s.t, s.t, s.x7);  // 2^519 - 1
+    sqr_n(s.t, 2);
+    F::mul(out, s.t, a);  // 2^521 - 3
+    ct::wipe_object(s);
+  }
+
+  // invert: a^(p-2) (Fermat) with 4-bit windows over the public exponent
+  // (pow_public); the same operations for every a, and 0 maps to 0.
+  static void invert(fe& out, const fe& a) noexcept {
+    if constexpr (Curve::bits == 521) {
+      invert_p521(out, a);
+    } else {
+      static constexpr auto e = from_hex<L>(Curve::p_minus_2_hex);
+      pow_public<F>(out, a, e.b, L, k().one);
+    }
+  }
+
+  // select sets out = table[idx] reading every entry (idx < n is secret).
+  // On x86-64 the masks run over 128-bit SSE2 words (part of the base ISA);
+  // in 64-bit words the scans measured about a tenth of a P-521 shared
+  // secret.
+  template <class T>
+  static inline void select(T& out, const T* table, std::size_t n, std::uint64_t idx) noexcept {
+    constexpr std::size_t words = sizeof(T) / 8;
+#if defined(__x86_64__)
+    constexpr std::size_t vecs = words / 2;
+    __m128i acc[vecs];
+    std::uint64_t tail = 0;
+    SEALWIRE_UNROLL
+    for (std::size_t i = 0; i < vecs; ++i) acc[i] = _mm_setzero_si128();
+    for (std::size_t j = 0; j < n; ++j) {
+      const std::uint64_t mask = ct::mask_if_zero(idx ^ j);
+      const __m128i m = _mm_set1_epi64x(static_cast<long long>(mask));
+      const auto* src = reinterpret_cast<const unsigned char*>(&table[j]);
+      SEALWIRE_UNROLL
+      for (std::size_t i = 0; i < vecs; ++i) {
+        const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 16 * i));
+        acc[i] = _mm_or_si128(acc[i], _mm_and_si128(x, m));
+      }
+      if constexpr (words % 2 != 0) {
+        std::uint64_t last;
+        std::memcpy(&last, src + 16 * vecs, 8);
+        tail |= last & mask;
+      }
+    }
+    auto* dst = reinterpret_cast<unsigned char*>(&out);
+    SEALWIRE_UNROLL
+    for (std::size_t i = 0; i < vecs; ++i) _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + 16 * i), acc[i]);
+    if constexpr (words % 2 != 0) std::memcpy(dst + 16 * vecs, &tail, 8);
+    ct::wipe(acc, sizeof acc);
+    ct::wipe_object(tail);
+#else
+    std::uint64_t acc[words] = {};
+    for (std::size_t j = 0; j < n; ++j) {
+      const std::uint64_t mask = ct::mask_if_zero(idx ^ j);
+      const auto* src = reinterpret_cast<const std::uint64_t*>(&table[j]);
+      for (std::size_t i = 0; i < words; ++i) acc[i] |= src[i] & mask;
+    }
+    std::memcpy(&out, acc, sizeof(T));
+    ct::wipe(acc, sizeof acc);
+#endif
+  }
+
+  // to_affine writes x (and y when wanted) as canonical big-endian bytes;
+  // returns all ones when p is the identity (then the output is zero).
+  static std::uint64_t to_affine(std::uint8_t* x_out, std::uint8_t* y_out, const point& p) noexcept {
+    fe zi, t;
+    invert(zi, p.z);
+    F::mul(t, p.x, zi);
+    F::to_bytes(x_out, t);
+    if (y_out != nullptr) {
+      F::mul(t, p.y, zi);
+      F::to_bytes(y_out, t);
+    }
+    ct::wipe_object(zi);
+    ct::wipe_object(t);
+    return F::zero_mask(p.z);
+  }
+
+  // Jacobian coordinates (X : Y : Z), x = X/Z^2, y = Y/Z^3, serve only the
+  // doublings of mul_var; the identity is kept as (1 : 1 : 0) there.
+  //
+  // to_jacobian: a projective (X : Y : Z) is (X Z : Y Z^2 : Z). That maps
+  // the identity (0 : Y : 0) to (0 : 0 : 0), which is no point, so a masked
+  // move puts (1 : 1 : 0) in its place. out must not alias p.
+  static void to_jacobian(point& out, const point& p) noexcept {
+    fe zz;
+    F::sqr(zz, p.z);
+    F::mul(out.x, p.x, p.z);
+    F::mul(out.y, p.y, zz);
+    out.z = p.z;
+    const std::uint64_t inf = F::zero_mask(p.z);
+    cmov(out.x, k().one, inf);
+    cmov(out.y, k().one, inf);
+  }
+
+  // from_jacobian: (X : Y : Z) is the projective (X Z : Y : Z^3); the
+  // identity (1 : 1 : 0) becomes (0 : 1 : 0). out must not alias j.
+  static void from_jacobian(point& out, const point& j) noexcept {
+    fe zz;
+    F::sqr(zz, j.z);
+    F::mul(out.x, j.x, j.z);
+    F::mul(out.z, zz, j.z);
+    out.y = j.y;
+  }
+
+  // dbl_jacobian: doubling in Jacobian coordinates for a = -3
+  // (Bernstein-Lange "dbl-2001-b": alpha = 3 (X - Z^2)(X + Z^2),
+  // Z3 = (Y + Z)^2 - Y^2 - Z^2), 3M + 5S
+  // against the complete formula's 8M + 3S + 2 multiplications by b. It is
+  // not complete: it fails only for a point with y = 0, a point of order 2,
+  // which a curve of prime order n (cofactor 1) does not have. It takes the
+  // identity (1 : 1 : 0) to itself (alpha = 3, beta = 1: X3 = 9 - 8,
+  // Y3 = 3 (4 - 1) - 8, Z3 = 1 - 1 - 0). out may alias p.
+  static void dbl_jacobian(point& out, const point& p) noexcept {
+    fe delta, gamma, beta, alpha, t, u, z3;
+    F::sqr(delta, p.z);
+    F::sqr(gamma, p.y);
+    F::mul(beta, p.x, gamma);
+    F::sub(t, p.x, delta);
+    F::add(u, p.x, delta);
+    F::mul(alpha, t, u);
+    F::add(t, alpha, alpha);
+    F::add(alpha, t, alpha);
+    F::add(z3, p.y, p.z);
+    F::sqr(z3, z3);
+    F::sub(z3, z3, gamma);
+    F::sub(out.z, z3, delta);  // 2 Y Z as a square: cheaper than a product
+    F::add(t, beta, beta);
+    F::add(t, t, t);  // 4 beta
+    F::add(u, t, t);  // 8 beta
+    F::sqr(out.x, alpha);
+    F::sub(out.x, out.x, u);
+    F::sub(t, t, out.x);
+    F::mul(out.y, alpha, t);
+    F::sqr(u, gamma);
+    F::add(u, u, u);
+    F::add(u, u, u);
+    F::add(u, u, u);  // 8 gamma^2
+    F::sub(out.y, out.y, u);
+  }
+
+  // ---- variable time: public points only (ECDSA verification) ----
+  //
+  // Jacobian additions (Bernstein-Lange "madd-2007-bl", 7M + 4S, and
+  // "add-2007-bl", 11M + 5S). They are not complete: equal inputs
+  // (H = 0, r = 0) go to dbl_jacobian, inverse ones (H = 0, r != 0) give
+  // the identity (1 : 1 : 0), and an identity accumulator takes the other
+  // input. Those branches depend on the points, so only public points may
+  // come here.
+
+  // add_mixed_jacobian_vartime: j += q for affine q (not the identity).
+  static void add_mixed_jacobian_vartime(point& j, const affine& q) noexcept {
+    if (F::zero_mask(j.z) != 0) {
+      j = point{q.x, q.y, k().one};
+      return;
+    }
+    fe z1z1, u2, s2, h, r;
+    F::sqr(z1z1, j.z);
+    F::mul(u2, q.x, z1z1);
+    F::mul(s2, q.y, j.z);
+    F::mul(s2, s2, z1z1);
+    F::sub(h, u2, j.x);
+    F::sub(r, s2, j.y);
+    if (F::zero_mask(h) != 0) {
+      if (F::zero_mask(r) != 0) {
+        dbl_jacobian(j, j);
+      } else {
+        j = point{k().one, k().one, fe{}};
+      }
+      return;
+    }
+    add_jacobian_tail(j, z1z1, h, r, j.x, j.y, nullptr);
+  }
+
+  // add_jacobian_vartime: j += q for Jacobian q (not the identity).
+  static void add_jacobian_vartime(point& j, const point& q) noexcept {
+    if (F::zero_mask(j.z) != 0) {
+      j = q;
+      return;
+    }
+    fe z1z1, z2z2, u1, u2, s1, s2, h, r;
+    F::sqr(z1z1, j.z);
+    F::sqr(z2z2, q.z);
+    F::mul(u1, j.x, z2z2);
+    F::mul(u2, q.x, z1z1);
+    F::mul(s1, j.y, q.z);
+    F::mul(s1, s1, z2z2);
+    F::mul(s2, q.y, j.z);
+    F::mul(s2, s2, z1z1);
+    F::sub(h, u2, u1);
+    F::sub(r, s2, s1);
+    if (F::zero_mask(h) != 0) {
+      if (F::zero_mask(r) != 0) {
+        dbl_jacobian(j, j);
+      } else {
+        j = point{k().one, k().one, fe{}};
+      }
+      return;
+    }
+    add_jacobian_tail(j, z1z1, h, r, u1, s1, &q);
+  }
+
+  // add_jacobian_tail finishes both additions from H = U2 - U1 and
+  // r = S2 - S1 (halved; doubled here): I = 4 H^2, J = H I, V = U1 I,
+  // X3 = (2r)^2 - J - 2V, Y3 = 2r (V - X3) - 2 S1 J, and Z3 =
+  // (Z1 + H)^2 - Z1Z1 - H^2 for the mixed case (q2 null) or
+  // ((Z1 + Z2)^2 - Z1Z1 - Z2Z2) H otherwise.
+  static void add_jacobian_tail(point& j, const fe& z1z1, const fe& h, fe r, const fe& u1, const fe& s1,
+                                const point* q2) noexcept {
+    // u1 and s1 may be j.x and j.y (the mixed case): copied before j changes.
+    fe hh, i, jj, v, t, u1c = u1, s1c = s1;
+    F::add(r, r, r);
+    F::sqr(hh, h);
+    F::add(i, hh, hh);
+    F::add(i, i, i);
+    F::mul(jj, h, i);
+    F::mul(v, u1c, i);
+    if (q2 == nullptr) {
+      F::add(t, j.z, h);
+      F::sqr(t, t);
+      F::sub(t, t, z1z1);
+      F::sub(j.z, t, hh);
+    } else {
+      fe z2z2;
+      F::sqr(z2z2, q2->z);
+      F::add(t, j.z, q2->z);
+      F::sqr(t, t);
+      F::sub(t, t, z1z1);
+      F::sub(t, t, z2z2);
+      F::mul(j.z, t, h);
+    }
+    F::sqr(t, r);
+    F::sub(t, t, jj);
+    F::sub(t, t, v);
+    F::sub(j.x, t, v);
+    F::sub(t, v, j.x);
+    F::mul(t, r, t);
+    F::mul(jj, s1c, jj);
+    F::add(jj, jj, jj);
+    F::sub(j.y, t, jj);
+  }
+
+  // normalize converts N points to affine with one inversion (Montgomery's
+  // trick); none of them may be the identity.
+  template <std::size_t N>
+  static void normalize(affine* out, const point* in) noexcept {
+    fe prefix[N], inv, t;
+    prefix[0] = in[0].z;
+    for (std::size_t j = 1; j < N; ++j) F::mul(prefix[j], prefix[j - 1], in[j].z);
+    invert(inv, prefix[N - 1]);
+    for (std::size_t j = N; j-- > 0;) {
+      if (j > 0) {
+        F::mul(t, inv, prefix[j - 1]);  // 1 / z_j
+        F::mul(inv, inv, in[j].z);
+      } else {
+        t = inv;
+      }
+      F::mul(out[j].x, in[j].x, t);
+      F::mul(out[j].y, in[j].y, t);
+    }
+  }
+
+  // decode_point reads X || Y (public) and checks coordinates below p and
+  // y^2 = x^3 - 3x + b (SEC 1 3.2.2.1). No affine point is the identity.
+  static bool decode_point(affine& out, const std::uint8_t* xy) noexcept {
+    if (!F::from_bytes(out.x, xy) || !F::from_bytes(out.y, xy + L)) return false;
+    fe lhs, rhs, t;
+    F::sqr(lhs, out.y);
+    F::sqr(rhs, out.x);
+    F::mul(rhs, rhs, out.x);
+    F::add(t, out.x, out.x);
+    F::add(t, t, out.x);
+    F::sub(rhs, rhs, t);
+    F::add(rhs, rhs, k().b);
+    F::sub(t, lhs, rhs);
+    return F::zero_mask(t) != 0;
+  }
+};
+
+}  // namespace
+}  // namespace sealwire::crypto::detail
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC pop_options
+#endif

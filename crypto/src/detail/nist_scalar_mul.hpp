@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: Apache-2.0
+// Scalar multiplication on NIST P-256, P-384 and P-521 over the formulas of
+// nist_point.hpp: constant-time signed fixed windows for a variable base
+// (ECDH), a constant-time precomputed table for the base point (key
+// generation, ECDSA signing), and the variable-time u1 G + u2 Q of ECDSA
+// verification (public inputs only).
+#pragma once
+
+#include <sealwire/crypto/ct.hpp>
+
+#include "nist_point.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+// The same code generation settings as nist_field.hpp (no vectorizer, see
+// there), for the point formulas built on it.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC push_options
+#pragma GCC optimize("no-tree-vectorize")
+#endif
+
+namespace sealwire::crypto::detail {
+
+namespace {
+
+template <class Curve>
+struct ec : ec_point<Curve> {
+  using base_t = ec_point<Curve>;
+  using typename base_t::F;
+  using typename base_t::fe;
+  using typename base_t::point;
+  using typename base_t::affine;
+  using base_t::L;
+  using base_t::k;
+  using base_t::cmov;
+  using base_t::add;
+  using base_t::add_affine;
+  using base_t::dbl;
+  using base_t::select;
+  using base_t::to_affine;
+  using base_t::to_jacobian;
+  using base_t::from_jacobian;
+  using base_t::dbl_jacobian;
+  using base_t::decode_point;
+
+  // Signed windows (Booth recoding): with B-bit windows, k = sum d_i 2^(B i)
+  // with d_i in [-2^(B-1), 2^(B-1)],
+  //   d_i = b(Bi - 1) + sum_{j < B-1} 2^j b(Bi + j) - 2^(B-1) b(Bi + B - 1)
+  // (b(-1) = 0; the sum telescopes). One window past the top bit keeps the
+  // last digit non-negative; scalars are below 2^bits (n < 2^bits).
+  template <std::size_t B>
+  static constexpr std::size_t signed_windows = (Curve::bits + 1 + B - 1) / B;
+
+  // bit returns bit j (public) of the big-endian scalar, 0 beyond it.
+  static inline std::uint64_t bit(const std::uint8_t* k_be, std::size_t j) noexcept {
+    if (j >= 8 * L) return 0;  // j is public
+    return static_cast<std::uint64_t>(k_be[L - 1 - j / 8] >> (j % 8)) & 1u;
+  }
+
+  // signed_digit returns |d_w| and sets neg to all ones when d_w < 0 (or
+  // d_w = 0 reached as 2^(B-1) - 2^(B-1), whose negation is harmless).
+  template <std::size_t B>
+  static inline std::uint64_t signed_digit(std::uint64_t& neg, const std::uint8_t* k_be, std::size_t w) noexcept {
+    constexpr std::uint64_t half = std::uint64_t{1} << (B - 1);
+    const std::size_t lo = B * w;
+    std::uint64_t v = lo == 0 ? 0 : bit(k_be, lo - 1);
+    for (std::size_t j = 0; j < B; ++j) v |= bit(k_be, lo + j) << (j + 1);
+    const std::uint64_t m = ((v & (2 * half - 1)) + 1) >> 1;  // 0 .. half
+    neg = 0 - (v >> B);
+    return (m & ~neg) | ((half - m) & neg);
+  }
+
+  // mul_var: out = k * P with signed 5-bit windows: a table of 0P..16P,
+  // then for every window five doublings and one complete addition of the
+  // entry selected in constant time (entry 0, the identity, included) and
+  // negated by a masked move when the digit is negative.
+  // The doublings run in Jacobian coordinates (dbl_jacobian). That is
+  // sound here because P was checked to be on the curve, whose order n is
+  // prime: every accumulator is a multiple of P, so either the identity
+  // (kept as (1 : 1 : 0) through the doublings) or a point with y != 0.
+  // The additions stay complete (RCB algorithm 4), so equal points,
+  // inverses and the identity need no case. Every scalar runs the same
+  // operations, the identity fix-up being a masked move.
+  static void mul_var(point& out, const std::uint8_t* k_be, const affine& p) noexcept {
+    constexpr std::size_t SW = signed_windows<5>;
+    struct state {
+      point table[17];
+      point r, t, j;
+      fe ny;
+      std::uint64_t neg, d;
+    } s;
+    s.table[0] = point{fe{}, k().one, fe{}};
+    s.table[1] = point{p.x, p.y, k().one};
+    dbl(s.table[2], s.table[1]);
+    for (int j = 3; j < 17; ++j) add(s.table[j], s.table[j - 1], s.table[1]);
+    s.d = signed_digit<5>(s.neg, k_be, SW - 1);  // the top digit is >= 0
+    select(s.r, s.table, 17, s.d);
+    for (std::size_t w = SW - 1; w-- > 0;) {
+      to_jacobian(s.j, s.r);
+      dbl_jacobian(s.j, s.j);
+      dbl_jacobian(s.j, s.j);
+      dbl_jacobian(s.j, s.j);
+      dbl_jacobian(s.j, s.j);
+      dbl_jacobian(s.j, s.j);
+      from_jacobian(s.r, s.j);
+      s.d = signed_digit<5>(s.neg, k_be, w);
+      select(s.t, s.table, 17, s.d);
+      F::sub(s.ny, fe{}, s.t.y);
+      cmov(s.t.y, s.ny, s.neg);
+      add(s.r, s.r, s.t);
+    }
+    out = s.r;
+    ct::wipe_object(s);
+  }
+
+  // The base point table: entry [w][j - 1] = j 16^w G in affine form
+  // (j = 1..8, for signed 4-bit digits), so k G is one mixed addition per
+  // window and no doublings.
+  static constexpr std::size_t BW = signed_windows<4>;
+  struct base_table {
+    affine e[BW][8];
+    base_table() noexcept {
+      point base{k().g.x, k().g.y, k().one};
+      point row[8];
+      for (std::size_t w = 0; w < BW; ++w) {
+        row[0] = base;
+        dbl(row[1], base);
+        for (int j = 2; j < 8; ++j) add(row[j], row[j - 1], base);
+        dbl(base, row[7]);  // 16 * base
+        base_t::template normalize<8>(e[w], row);
+      }
+    }
+
+  };
+  static const base_table& table() noexcept {
+    static const base_table t;
+    return t;
+  }
+
+  // mul_base: out = k G with signed 4-bit digits. Window w adds the
+  // selected entry of row w, negated by a masked move for a negative
+  // digit; a zero digit selects nothing (all-zero limbs) and the sum is
+  // discarded by mask.
+  static void mul_base(point& out, const std::uint8_t* k_be) noexcept {
+    const base_table& tb = table();
+    struct state {
+      point r, t;
+      affine e;
+      fe ny;
+      std::uint64_t neg, d;
+    } s;
+    s.r = point{fe{}, k().one, fe{}};
+    for (std::size_t w = 0; w < BW; ++w) {
+      s.d = signed_digit<4>(s.neg, k_be, w);
+      select(s.e, tb.e[w], 8, s.d - 1);  // d = 0 wraps to no entry
+      F::sub(s.ny, fe{}, s.e.y);
+      cmov(s.e.y, s.ny, s.neg);
+      add_affine(s.t, s.r, s.e);
+      const std::uint64_t keep = ct::mask_if_zero(s.d);
+      cmov(s.t.x, s.r.x, keep);
+      cmov(s.t.y, s.r.y, keep);
+      cmov(s.t.z, s.r.z, keep);
+      s.r = s.t;
+    }
+    out = s.r;
+    ct::wipe_object(s);
+  }
+
+  // shared checks that peer_xy (X || Y, 2L bytes) is a point on the curve
+  // with coordinates below p and writes the X coordinate of scalar * peer;
+  // false (out untouched) for an invalid point. The scalar is in [1, n-1].
+  static bool shared(std::uint8_t* out, const std::uint8_t* scalar, const std::uint8_t* peer_xy) noexcept {
+    affine p;
+    if (!decode_point(p, peer_xy)) return false;
+    point r;
+    mul_var(r, scalar, p);
+    std::uint8_t x[L];
+    const bool infinity = to_affine(x, nullptr, r) != 0;
+    ct::declassify(&infinity, sizeof infinity);
+    ct::wipe_object(r);
+    // With a valid point (order n) and 0 < k < n this never happens; the
+    // verdict is the only thing branched on.
+    if (infinity) {
+      ct::wipe(x, L);
+      return false;
+    }
+    std::memcpy(out, x, L);
+    ct::wipe(x, L);
+    return true;
+  }
+
+  // ---- variable time: public scalars and points only (ECDSA verification) ----
+
+  // wnaf writes the width-W non-adjacent form of a public big-endian scalar
+  // (L bytes): k = sum d_i 2^i with every nonzero digit odd, below 2^(W-1)
+  // in magnitude and followed by at least W - 1 zero digits. Returns the
+  // number of digits (at most 8 L + 1).
+  template <int W>
+  static std::size_t wnaf(std::int8_t* d, const std::uint8_t* k_be) noexcept {
+    constexpr std::size_t words = L / 8 + 2;
+    std::uint64_t k[words] = {};
+    for (std::size_t i = 0; i < L; ++i) {
+      const std::size_t bit = 8 * (L - 1 - i);
+      k[bit / 64] |= static_cast<std::uint64_t>(k_be[i]) << (bit % 64);
+    }
+    std::size_t n = 0;
+    for (;;) {
+      std::uint64_t any = 0;
+      for (std::size_t i = 0; i < words; ++i) any |= k[i];
+      if (any == 0) break;
+      int digit = 0;
+      if ((k[0] & 1) != 0) {
+        digit = static_cast<int>(k[0] & ((1u << W) - 1));
+        if (digit >= (1 << (W - 1))) digit -= 1 << W;
+        // k -= digit leaves k divisible by 2^W.
+        std::uint8_t c = 0;
+        if (digit > 0) {
+          k[0] = subb(k[0], static_cast<std::uint64_t>(digit), c);
+          for (std::size_t i = 1; i < words; ++i) k[i] = subb(k[i], 0, c);
+        } else {
+          k[0] = addc(k[0], static_cast<std::uint64_t>(-digit), c);
+          for (std::size_t i = 1; i < words; ++i) k[i] = addc(k[i], 0, c);
+        }
+      }
+      d[n++] = static_cast<std::int8_t>(digit);
+      for (std::size_t i = 0; i + 1 < words; ++i) k[i] = k[i] >> 1 | k[i + 1] << 63;
+      k[words - 1] >>= 1;
+    }
+    return n;
+  }
+
+  // Window widths of mul_double_var: 7 bits for G (a table of 32 odd
+  // multiples built once), 5 for Q (8 odd multiples built per call).
+  static constexpr int g_window = 7, q_window = 5;
+
+  // g_odd_table holds G, 3G, ..., 63G in affine form.
+  struct g_odd_table {
+    static constexpr std::size_t size = std::size_t{1} << (g_window - 2);
+    affine e[size];
+    g_odd_table() noexcept {
+      point pts[size], g2;
+      pts[0] = point{k().g.x, k().g.y, k().one};
+      dbl(g2, pts[0]);
+      for (std::size_t j = 1; j < size; ++j) add(pts[j], pts[j - 1], g2);
+      base_t::template normalize<size>(e, pts);
+    }
+  };
+  static const g_odd_table& g_odd() noexcept {
+    static const g_odd_table t;
+    return t;
+  }
+
+  // mul_double_var: out = u1 G + u2 Q (projective) for public big-endian
+  // scalars (below 2^bits) and a point Q on the curve, in variable time
+  // (Straus-Shamir interleaving over the two wNAF digit strings), with the
+  // accumulator in Jacobian coordinates throughout: mixed additions of the
+  // affine G multiples, general additions of the Q multiples (converted to
+  // Jacobian once), and the incomplete-case branches of the _vartime
+  // formulas, sound here because every input is public.
+  static void mul_double_var(point& out, const std::uint8_t* u1, const std::uint8_t* u2, const affine& q) noexcept {
+    std::int8_t d1[8 * L + 1], d2[8 * L + 1];
+    const std::size_t n1 = wnaf<g_window>(d1, u1);
+    const std::size_t n2 = wnaf<q_window>(d2, u2);
+    constexpr std::size_t qn = std::size_t{1} << (q_window - 2);
+    point qp[qn], qj[qn], q2;
+    qp[0] = point{q.x, q.y, k().one};
+    dbl(q2, qp[0]);
+    for (std::size_t j = 1; j < qn; ++j) add(qp[j], qp[j - 1], q2);
+    for (std::size_t j = 0; j < qn; ++j) to_jacobian(qj[j], qp[j]);
+    const g_odd_table& gt = g_odd();
+
+    point j{k().one, k().one, fe{}};
+    for (std::size_t i = (n1 > n2 ? n1 : n2); i-- > 0;) {
+      if (F::zero_mask(j.z) == 0) dbl_jacobian(j, j);
+      const int a = i < n1 ? d1[i] : 0;
+      const int b = i < n2 ? d2[i] : 0;
+      if (a != 0) {
+        affine e = gt.e[(a < 0 ? -a : a) / 2];
+        if (a < 0) F::sub(e.y, fe{}, e.y);
+        base_t::add_mixed_jacobian_vartime(j, e);
+      }
+      if (b != 0) {
+        point t = qj[(b < 0 ? -b : b) / 2];
+        if (b < 0) F::sub(t.y, fe{}, t.y);
+        base_t::add_jacobian_vartime(j, t);
+      }
+    }
+    from_jacobian(out, j);
+  }
+
+  // base writes scalar * G as X || Y (2L bytes); the scalar is in [1, n-1].
+  static void base(std::uint8_t* out_xy, const std::uint8_t* scalar) noexcept {
+    point r;
+    mul_base(r, scalar);
+    static_cast<void>(to_affine(out_xy, out_xy + L, r));
+    ct::wipe_object(r);
+  }
+};
+
+}  // namespace
+}  // namespace sealwire::crypto::detail
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC pop_options
+#endif
