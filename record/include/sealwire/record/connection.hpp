@@ -27,7 +27,7 @@ enum class role : std::uint8_t { client, server };
 using sealwire::bytes_view;
 
 namespace detail {
-struct handshake_state;
+class handshake;
 struct connection_test_access;
 
 // One direction's traffic protection: secret, key (set up once per traffic
@@ -196,13 +196,9 @@ class SEALWIRE_API connection {
   result<bool> start_protected_record() noexcept;
   result<void> finish_protected_record() noexcept;
   result<void> handle_handshake_message() noexcept;
-  result<void> client_on_server_hello(bytes_view msg) noexcept;
-  result<void> client_on_server_finished(bytes_view msg) noexcept;
-  result<void> server_on_client_hello(bytes_view msg) noexcept;
-  result<void> server_on_client_finished(bytes_view msg) noexcept;
-  result<void> check_finished(bytes_view msg, std::uint8_t type, record_errc mismatch) noexcept;
+  result<void> after_handshake_step() noexcept;
   void put_handshake_message(bytes_view msg) noexcept;
-  void install_traffic_keys(bytes_view th2) noexcept;
+  static void put_message(void* self, bytes_view msg) noexcept;
   std::size_t inner_size(std::size_t content) const noexcept;
   result<std::size_t> seal_record(std::uint8_t* out, std::uint8_t type, std::span<const bytes_view> data,
                                   std::size_t skip, std::size_t content) noexcept;
@@ -214,7 +210,7 @@ class SEALWIRE_API connection {
   record::limits limits_;
   std::shared_ptr<const client_config> client_cfg_;
   std::shared_ptr<const server_config> server_cfg_;
-  std::unique_ptr<detail::handshake_state> hs_;
+  std::unique_ptr<detail::handshake> hs_;
   record_aead aead_ = record_aead::chacha20_poly1305;
   bool established_ = false;
   std::atomic<int> failure_{0};  // a record_errc value, 0 = healthy

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: Apache-2.0
+// The send side of a connection (docs/protocol.md 3): the framer that seals
+// application data straight from the caller's buffers into records, the
+// control records (key_update, close) and the send buffer.
+#include <sealwire/crypto/ct.hpp>
+#include <sealwire/record/connection.hpp>
+
+#include "detail/handshake.hpp"
+#include "detail/log.hpp"
+#include "detail/traffic.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+namespace sealwire::record {
+
+using namespace detail;
+
+std::uint8_t* connection::out_room(std::size_t n) noexcept {
+  if (out_begin_ == out_end_) out_begin_ = out_end_ = 0;
+  if (out_end_ + n > out_.capacity()) {
+    if (out_end_ - out_begin_ + n > out_.capacity()) return nullptr;
+    std::memmove(out_.data(), out_.data() + out_begin_, out_end_ - out_begin_);
+    out_end_ -= out_begin_;
+    out_begin_ = 0;
+  }
+  return out_.data() + out_end_;
+}
+
+void connection::consume(std::size_t n) noexcept {
+  out_begin_ += std::min(n, out_end_ - out_begin_);
+  if (out_begin_ == out_end_) out_begin_ = out_end_ = 0;
+}
+
+std::size_t connection::inner_size(std::size_t content) const noexcept {
+  std::size_t inner = content + 1;
+  if (limits_.pad_to > 1) {
+    inner = (inner + limits_.pad_to - 1) / limits_.pad_to * limits_.pad_to;
+    inner = std::min(inner, limits_.max_record_size + 1);
+  }
+  return inner;
+}
+
+// seal_record writes one record of `content` bytes of `data`, starting
+// `skip` bytes in, at out (which has room), and returns its wire size.
+result<std::size_t> connection::seal_record(std::uint8_t* out, std::uint8_t type, std::span<const bytes_view> data,
+                                            std::size_t skip, std::size_t content) noexcept {
+  if (tx_.seq == std::numeric_limits<std::uint64_t>::max()) return set_failure(record_errc::sequence_exhausted);
+  // Only application data is padded; key_update and close carry nothing.
+  const std::size_t inner = type == type_application_data ? inner_size(content) : 1;
+  const std::size_t body = inner + record_tag_size;
+  put_header(out, type, body);
+  std::uint8_t nonce[24];
+  make_nonce(tx_, nonce);
+  crypto::aead_sealer sealer;
+  const auto ok = sealer.init(tx_.key, bytes_view(nonce, tx_.nonce_size));
+  crypto::ct::wipe(nonce, sizeof nonce);
+  if (!ok) return set_failure(record_errc::bad_state);
+  sealer.aad(bytes_view(out, record_header_size));
+
+  std::uint8_t* ct = out + record_header_size;
+  // Small records: gather the content and trailer in place and encrypt once;
+  // large ones: encrypt straight from the caller's buffers.
+  constexpr std::size_t small = 512;
+  std::size_t pos = 0;
+  for (const bytes_view piece : data) {
+    if (pos == content) break;
+    if (skip >= piece.size()) {
+      skip -= piece.size();
+      continue;
+    }
+    const std::size_t n = std::min(piece.size() - skip, content - pos);
+    if (content <= small) {
+      std::memcpy(ct + pos, piece.data() + skip, n);
+    } else {
+      static_cast<void>(sealer.update(std::span<std::uint8_t>(ct + pos, n), piece.subspan(skip, n)));
+    }
+    pos += n;
+    skip = 0;
+  }
+  ct[content] = 1;
+  std::memset(ct + content + 1, 0, inner - content - 1);
+  if (content <= small) {
+    static_cast<void>(sealer.update(std::span<std::uint8_t>(ct, inner), bytes_view(ct, inner)));
+  } else {
+    static_cast<void>(sealer.update(std::span<std::uint8_t>(ct + content, inner - content),
+                                    bytes_view(ct + content, inner - content)));
+  }
+  sealer.finish(std::span<std::uint8_t, record_tag_size>(ct + inner, record_tag_size));
+  ++tx_.seq;
+  return record_header_size + body;
+}
+
+// seal_records seals as much of `data` as fits in `room` bytes at out,
+// updating keys automatically before key_update_limit records.
+result<seal_result> connection::seal_records(std::uint8_t* out, std::size_t room, std::span<const bytes_view> data) noexcept {
+  std::size_t total = 0;
+  for (const bytes_view piece : data) total += piece.size();
+  seal_result res;
+  const std::uint64_t update_after = key_update_limit(limits_, tx_.alg);
+  while (res.consumed < total) {
+    const bool update = update_after != 0 && tx_.seq >= update_after - 1;
+    const std::size_t ku = update ? record_overhead : 0;
+    if (room < ku + record_overhead + 1) break;
+    // The largest content whose record fits in what is left.
+    const std::size_t space = room - ku - record_header_size - record_tag_size;  // for the inner plaintext
+    std::size_t content = std::min({total - res.consumed, limits_.max_record_size, space - 1});
+    while (content > 0 && inner_size(content) > space) {
+      const std::size_t fit = limits_.pad_to > 1 ? space / limits_.pad_to * limits_.pad_to : space;
+      content = fit == 0 ? 0 : std::min(content - 1, fit - 1);
+    }
+    if (content == 0) break;
+    if (update) {
+      auto w = seal_record(out + res.written, type_key_update, {}, 0, 0);
+      if (!w) return w.error();
+      ratchet(tx_);
+      res.written += *w;
+      room -= *w;
+      detail::log(log_level::debug, role_name(role_), ": automatic key update");
+    }
+    auto w = seal_record(out + res.written, type_application_data, data, res.consumed, content);
+    if (!w) return w.error();
+    res.written += *w;
+    room -= *w;
+    res.consumed += content;
+  }
+  return res;
+}
+
+result<std::size_t> connection::write(bytes_view data) noexcept {
+  return write(std::span<const bytes_view>(&data, 1));
+}
+
+result<std::size_t> connection::write(std::span<const bytes_view> data) noexcept {
+  if (auto e = failed()) return e;
+  if (closed_) return record_errc::closed;
+  if (!established_) return record_errc::bad_state;
+  const std::size_t pending_now = out_end_ - out_begin_;
+  if (pending_now >= limits_.max_send_buffer && pending_now != 0) return std::size_t{0};
+  // Room for whatever fits under max_send_buffer, and at least one full record.
+  const std::size_t want = std::max(limits_.max_send_buffer - std::min(pending_now, limits_.max_send_buffer),
+                                    record_overhead + limits_.max_record_size) +
+                           record_overhead;
+  std::uint8_t* p = out_room(want);
+  if (p == nullptr) return std::size_t{0};
+  auto r = seal_records(p, want, data);
+  if (!r) return r.error();
+  out_end_ += r->written;
+  return r->consumed;
+}
+
+result<seal_result> connection::seal_to(std::span<std::uint8_t> out, std::span<const bytes_view> data) noexcept {
+  if (auto e = failed()) return e;
+  if (closed_) return record_errc::closed;
+  if (!established_ || out_end_ != out_begin_) return record_errc::bad_state;
+  return seal_records(out.data(), out.size(), data);
+}
+
+result<void> connection::seal_control(std::uint8_t type) noexcept {
+  if (auto e = failed()) return e;
+  if (closed_) return record_errc::closed;
+  if (!established_) return record_errc::bad_state;
+  std::uint8_t* p = out_room(record_overhead);
+  if (p == nullptr) return record_errc::send_buffer_full;
+  auto w = seal_record(p, type, {}, 0, 0);
+  if (!w) return w.error();
+  out_end_ += *w;
+  return {};
+}
+
+result<void> connection::close() noexcept {
+  if (auto ok = seal_control(type_close); !ok) return ok;
+  closed_ = true;
+  detail::log(log_level::debug, role_name(role_), ": close sent");
+  return {};
+}
+
+result<void> connection::update_keys() noexcept {
+  if (auto ok = seal_control(type_key_update); !ok) return ok;
+  ratchet(tx_);
+  detail::log(log_level::debug, role_name(role_), ": key update sent");
+  return {};
+}
+
+}  // namespace sealwire::record
