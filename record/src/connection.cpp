@@ -32,6 +32,17 @@ result<void> check_limits(const limits& l) noexcept {
   if (l.max_buffered_plaintext > (std::size_t{1} << 30) || l.max_send_buffer > (std::size_t{1} << 30))
     return record_errc::invalid_limit;
   if (l.pad_to > l.max_record_size + 1) return record_errc::invalid_limit;
+  // A lowered key limit must leave room for records between key updates.
+  if (l.key_blocks_limit != 0 && l.key_blocks_limit < 4 * (2 + (l.max_record_size + 1 + 15) / 16))
+    return record_errc::invalid_limit;
+  return {};
+}
+
+// check_protocols: at most 16 application protocols of 1 to 255 bytes.
+result<void> check_protocols(const std::vector<std::string>& list) noexcept {
+  if (list.size() > max_list) return record_errc::invalid_algorithm_list;
+  for (const std::string& p : list)
+    if (p.empty() || p.size() > 255) return record_errc::invalid_algorithm_list;
   return {};
 }
 
@@ -60,6 +71,11 @@ connection& connection::operator=(connection&& o) noexcept {
   aead_ = o.aead_;
   established_ = o.established_;
   failure_.store(o.failure_.load());
+  report_.store(o.report_.load());
+  exporter_ = std::move(o.exporter_);
+  app_protocol_ = std::move(o.app_protocol_);
+  server_key_id_ = o.server_key_id_;
+  peer_close_reason_ = o.peer_close_reason_;
   rx_ = std::move(o.rx_);
   std::memcpy(header_, o.header_, sizeof header_);
   header_len_ = o.header_len_;
@@ -90,8 +106,9 @@ result<void> connection::init_buffers(const limits& l) noexcept {
   try {
     plain_ = detail::byte_buffer(l.max_buffered_plaintext + l.max_record_size + 1);
     // write() seals while fewer than max_send_buffer bytes are pending, so the
-    // buffer holds that much plus one full record, a key update and a close.
-    out_ = detail::byte_buffer(l.max_send_buffer + (record_overhead + l.max_record_size) + 2 * record_overhead +
+    // buffer holds that much plus one full record, and a key update and a
+    // close, each preceded by a key update (all may be padded to a full record).
+    out_ = detail::byte_buffer(l.max_send_buffer + 5 * (record_overhead + l.max_record_size) +
                                2 * (record_header_size + l.max_handshake_size));
     hs_buf_.reserve(l.max_handshake_size);
   } catch (const std::bad_alloc&) {
@@ -131,6 +148,9 @@ void connection::wipe_receive_state() noexcept {
   }
   hs_.reset();
   crypto::ct::wipe(hs_buf_.data(), hs_buf_.size());
+  // The receiving keys go at once; the sending keys at the send side's next
+  // call (send_failed), which may run on another thread.
+  detail::wipe_direction(rx_);
 }
 
 // ---- creation ---------------------------------------------------------------------
@@ -140,7 +160,13 @@ result<connection> connection::client(std::shared_ptr<const client_config> cfg) 
   const hpke::kem_id kem = cfg->server_key.kem();
   if (!known_kem(kem) || !known_kdf(cfg->kdf)) return record_errc::unsupported_algorithm;
   if (cfg->client_key && cfg->client_key->kem() != kem) return record_errc::kem_mismatch;
+  if (1 + cfg->extra_server_keys.size() > max_pinned_server_keys) return record_errc::invalid_algorithm_list;
+  for (const hpke::public_key& k : cfg->extra_server_keys) {
+    if (k.empty()) return record_errc::missing_key;
+    if (k.kem() != kem) return record_errc::kem_mismatch;
+  }
   if (auto ok = check_aeads(cfg->aeads); !ok) return ok.error();
+  if (auto ok = check_protocols(cfg->app_protocols); !ok) return ok.error();
   if (auto ok = check_limits(cfg->limits); !ok) return ok.error();
 
   connection c;
@@ -157,6 +183,14 @@ result<connection> connection::client(std::shared_ptr<const client_config> cfg) 
 result<connection> connection::server(std::shared_ptr<const server_config> cfg) noexcept {
   if (!cfg || !cfg->static_key || cfg->static_key->empty()) return record_errc::missing_key;
   if (!known_kem(cfg->static_key->kem())) return record_errc::unsupported_algorithm;
+  if (cfg->extra_static_keys.size() >= max_list) return record_errc::invalid_algorithm_list;
+  for (const auto& k : cfg->extra_static_keys) {
+    if (!k || k->empty()) return record_errc::missing_key;
+    if (!known_kem(k->kem())) return record_errc::unsupported_algorithm;
+  }
+  if (cfg->require_client_auth && !cfg->accept_client && !cfg->accept_any_client_key)
+    return record_errc::missing_client_policy;
+  if (auto ok = check_protocols(cfg->app_protocols); !ok) return ok.error();
   if (cfg->kdfs.empty() || cfg->kdfs.size() > max_list) return record_errc::invalid_algorithm_list;
   for (hpke::kdf_id k : cfg->kdfs)
     if (!known_kdf(k)) return record_errc::unsupported_algorithm;
@@ -210,6 +244,9 @@ result<void> connection::after_handshake_step() noexcept {
     s2c.secret = std::move(k.s_traffic);
     detail::derive_keys(tx_);
     detail::derive_keys(rx_);
+    exporter_ = std::move(k.exporter);
+    app_protocol_ = std::move(k.app_protocol);
+    server_key_id_ = k.server_key_id;
   }
   if (hs_->complete()) {
     peer_key_ = std::move(hs_->peer_key());
@@ -218,6 +255,34 @@ result<void> connection::after_handshake_step() noexcept {
     established_ = true;
   }
   return {};
+}
+
+// ---- exporters --------------------------------------------------------------------
+
+// export_keying_material = ExpandLabel(ExpandLabel(exporter, label, Hash(""),
+// Nh), "exporter", Hash(context), L) (docs/protocol.md 5; RFC 8446 7.5).
+result<void> connection::export_keying_material(std::span<std::uint8_t> out, std::string_view label,
+                                                bytes_view context) const noexcept {
+  if (!established_ || failed()) return record_errc::bad_state;
+  const std::size_t nh = tx_.nh;
+  if (label.empty() || label.size() > detail::max_label_size || out.size() > 255 * nh)
+    return std::make_error_code(std::errc::invalid_argument);
+  std::uint8_t empty_hash[64], context_hash[64];
+  detail::transcript(tx_.kdf).current(empty_hash);
+  detail::transcript h(tx_.kdf);
+  h.update(context);
+  h.current(context_hash);
+  crypto::secret_array<64> derived;
+  detail::expand_label(tx_.kdf, derived.span().first(nh), exporter_.span().first(nh), label, bytes_view(empty_hash, nh));
+  if (!detail::expand_label(tx_.kdf, out, derived.span().first(nh), "exporter", bytes_view(context_hash, nh)))
+    return std::make_error_code(std::errc::invalid_argument);
+  return {};
+}
+
+result<std::array<std::uint8_t, 32>> connection::channel_binding() const noexcept {
+  std::array<std::uint8_t, 32> out{};
+  if (auto ok = export_keying_material(out, "EXPORTER-Channel-Binding", {}); !ok) return ok.error();
+  return out;
 }
 
 // ---- names ------------------------------------------------------------------------
@@ -234,6 +299,19 @@ constexpr naming::entry<record_aead> record_aead_names[] = {
 }  // namespace
 
 std::string_view to_string(record_aead a) noexcept { return naming::name_of(a, record_aead_names); }
+
+std::string_view to_string(close_reason r) noexcept {
+  switch (r) {
+    case close_reason::normal: return "normal";
+    case close_reason::unexpected_record: return "unexpected_record";
+    case close_reason::limit_exceeded: return "limit_exceeded";
+    case close_reason::policy_refusal: return "policy_refusal";
+    case close_reason::idle_timeout: return "idle_timeout";
+    case close_reason::handshake_timeout: return "handshake_timeout";
+    case close_reason::application_error: return "application_error";
+  }
+  return "reserved";
+}
 
 }  // namespace sealwire::record
 

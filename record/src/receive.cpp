@@ -30,11 +30,10 @@ result<void> connection::on_header() noexcept {
     hs_buf_.clear();
     return {};
   }
-  if (type != type_application_data && type != type_key_update && type != type_close)
-    return fail(record_errc::unexpected_record);
+  if (type != type_protected) return fail(record_errc::unexpected_record);
   if (!peer_finished_) return fail(record_errc::unexpected_record);
   if (body_len_ > limits_.max_record_size + 1 + record_tag_size) return fail(record_errc::record_too_large);
-  if (body_len_ < 1 + record_tag_size) return fail(record_errc::bad_record_mac);  // cannot hold a marker and a tag
+  if (body_len_ < 1 + record_tag_size) return fail(record_errc::bad_record_mac);  // cannot hold a type and a tag
   return {};
 }
 
@@ -72,38 +71,55 @@ result<void> connection::finish_protected_record() noexcept {
     return fail(record_errc::bad_record_mac);
   }
   ++rx_.seq;
-  // Strip the zero padding and the 0x01 marker (docs/protocol.md 3.1). The
-  // scan takes time proportional to the padding (see docs/security.md).
+  // Strip the zero padding; the last non-zero byte is the inner type
+  // (docs/protocol.md 3.1). The scan takes time proportional to the padding
+  // (see docs/security.md). Everything from here on is verified content of
+  // the peer: a failure may be reported to it (close_after_error).
   std::size_t end = inner;
   while (end > 0 && p[end - 1] == 0) --end;
-  if (end == 0 || p[end - 1] != 1) {
-    crypto::ct::wipe(p, inner);
-    return fail(record_errc::unexpected_record);
-  }
-  const std::size_t content = end - 1;
-  const std::uint8_t type = header_[0];
   header_len_ = 0;
   body_started_ = false;
-  if (type == type_application_data) {
+  if (end == 0) return fail_reported(p, inner, record_errc::unexpected_record, close_reason::unexpected_record);
+  const std::uint8_t type = p[end - 1];
+  const std::size_t content = end - 1;
+  if (type == inner_application_data) {
+    p[content] = 0;  // the type byte is not application data
     if (content == 0) {
-      if (++empty_run_ > limits_.max_empty_records) return fail(record_errc::too_many_empty_records);
+      if (++empty_run_ > limits_.max_empty_records)
+        return fail_reported(p, inner, record_errc::too_many_empty_records, close_reason::limit_exceeded);
     } else {
       empty_run_ = 0;
     }
     plain_end_ += content;  // released: the tag verified
     return {};
   }
-  crypto::ct::wipe(p, inner);
-  if (content != 0) return fail(record_errc::unexpected_record);
-  if (type == type_key_update) {
-    if (++empty_run_ > limits_.max_empty_records) return fail(record_errc::too_many_empty_records);
+  if (type == inner_key_update && content == 0) {
+    crypto::ct::wipe(p, inner);
+    if (++empty_run_ > limits_.max_empty_records)
+      return fail_reported(p, 0, record_errc::too_many_empty_records, close_reason::limit_exceeded);
     ratchet(rx_);
     detail::log(log_level::debug, role_name(role_), ": peer updated its keys");
-  } else {
-    peer_closed_ = true;
-    detail::log(log_level::debug, role_name(role_), ": peer closed");
+    return {};
   }
-  return {};
+  if (type == inner_close && content == 1) {
+    const auto reason = static_cast<close_reason>(p[0]);
+    crypto::ct::wipe(p, inner);
+    peer_closed_ = true;
+    peer_close_reason_ = reason;
+    detail::log(log_level::debug, role_name(role_), ": peer closed, reason ", to_string(reason));
+    if (reason != close_reason::normal) return fail(record_errc::peer_error_close);
+    return {};
+  }
+  return fail_reported(p, inner, record_errc::unexpected_record, close_reason::unexpected_record);
+}
+
+// fail_reported fails for a fault found in a verified record of the peer,
+// wiping its n bytes of plaintext at p; close_after_error may tell the peer.
+std::error_code connection::fail_reported(std::uint8_t* p, std::size_t n, record_errc e, close_reason r) noexcept {
+  crypto::ct::wipe(p, n);
+  int none = -1;
+  if (!failed()) report_.compare_exchange_strong(none, static_cast<int>(r), std::memory_order_acq_rel);
+  return fail(e);
 }
 
 result<std::size_t> connection::receive(bytes_view in) noexcept {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // One direction's traffic keys: derivation from the traffic secret, the key
-// update ratchet (docs/protocol.md 3.3), nonces (3.1) and key limits (5).
+// update ratchet (docs/protocol.md 3.6), nonces (3.1) and key limits (3.5).
 #include "detail/traffic.hpp"
 
 #include <sealwire/crypto/ct.hpp>
@@ -50,6 +50,7 @@ void derive_keys(direction_keys& d) noexcept {
   static_cast<void>(d.key.init(d.alg, key.span().first(d.key_size)));  // sizes from the AEAD's own properties
   expand_label(d.kdf, d.iv.span().first(d.nonce_size), secret, "iv", {});
   d.seq = 0;
+  d.blocks = 0;
 }
 
 void ratchet(direction_keys& d) noexcept {
@@ -60,8 +61,8 @@ void ratchet(direction_keys& d) noexcept {
 }
 
 void wipe_direction(direction_keys& d) noexcept {
-  d.secret = crypto::secret_array<64>{};
-  d.iv = crypto::secret_array<24>{};
+  crypto::ct::wipe(d.secret.span().data(), d.secret.span().size());
+  crypto::ct::wipe(d.iv.span().data(), d.iv.span().size());
   d.key.wipe();
 }
 
@@ -74,13 +75,18 @@ void make_nonce(const direction_keys& d, std::uint8_t* nonce) noexcept {
   crypto::ct::declassify(nonce, d.nonce_size);
 }
 
-// key_update_after, except that an AES-GCM key never protects more than 2^24
-// records (about 2^24.5 full-size records keep the distinguishing advantage
-// below 2^-57, RFC 8446 5.5), even when automatic updates are otherwise off.
-std::uint64_t key_update_limit(const limits& l, crypto::aead_algorithm alg) noexcept {
-  constexpr std::uint64_t gcm_cap = std::uint64_t{1} << 24;
-  if (!crypto::is_aes_gcm(alg)) return l.key_update_after;
-  return l.key_update_after == 0 ? gcm_cap : std::min(l.key_update_after, gcm_cap);
+// draft-irtf-cfrg-aead-limits 5.1: for AES-GCM the confidentiality
+// advantage is at most (s + q + 1)^2 / 2^129 for q records of s blocks in
+// total; s + q <= 2^35 keeps it near 2^-59, under 2^-57, whatever the record
+// size. ChaCha20-Poly1305 (5.2) has no confidentiality limit that binds
+// before the sequence number; 2^46 (1 PiB) is a margin, not a bound.
+std::uint64_t aead_blocks_limit(crypto::aead_algorithm alg) noexcept {
+  return crypto::is_aes_gcm(alg) ? std::uint64_t{1} << 35 : std::uint64_t{1} << 46;
+}
+
+std::uint64_t key_blocks_limit(const limits& l, crypto::aead_algorithm alg) noexcept {
+  const std::uint64_t aead = aead_blocks_limit(alg);
+  return l.key_blocks_limit == 0 ? aead : std::min(l.key_blocks_limit, aead);
 }
 
 void put_header(std::uint8_t* h, std::uint8_t type, std::size_t len) noexcept {

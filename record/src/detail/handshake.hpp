@@ -12,8 +12,10 @@
 
 #include "kdf.hpp"
 
+#include <array>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace sealwire::record::detail {
@@ -33,7 +35,13 @@ struct handshake_keys {
   std::size_t nh = 0;
   crypto::secret_array<64> c_traffic;  // client to server
   crypto::secret_array<64> s_traffic;  // server to client
+  crypto::secret_array<64> exporter;   // docs/protocol.md 5
+  std::string app_protocol;            // the application protocol chosen (4.3)
+  std::array<std::uint8_t, 8> server_key_id{};
 };
+
+// key_id writes a public key's id (docs/protocol.md 2).
+void key_id(std::span<std::uint8_t, 8> out, const hpke::public_key& pk) noexcept;
 
 class handshake {
  public:
@@ -62,7 +70,8 @@ class handshake {
   [[nodiscard]] handshake_keys take_keys() noexcept;
   // complete: the peer's Finished verified.
   [[nodiscard]] bool complete() const noexcept { return at_ == stage::done; }
-  // peer_key is the client's static key (server side), proven once complete.
+  // peer_key is the client's static key (server side), proven once complete
+  // (and accepted by the server's policy).
   [[nodiscard]] std::vector<std::uint8_t>& peer_key() noexcept { return client_key_; }
 
   handshake(hpke::kdf_id kdf) noexcept : th_(kdf) {}
@@ -75,6 +84,7 @@ class handshake {
   result<void> check_finished(bytes_view msg, std::uint8_t type, record_errc mismatch) const noexcept;
   void finished_mac(std::string_view label, bytes_view th, std::span<std::uint8_t> out) const noexcept;
   void derive_traffic(bytes_view th2) noexcept;
+  void wipe_secrets() noexcept;
 
   const client_config* client_cfg_ = nullptr;
   const server_config* server_cfg_ = nullptr;
@@ -83,7 +93,10 @@ class handshake {
   hpke::kem_sizes sizes_{};
   std::size_t nh_ = 0;
   transcript th_;
-  crypto::secret_array<64> ss1_;
+  // ss1 for each pinned key (client), or for the key used (server: [0]).
+  crypto::secret_array<64> ss1_[max_pinned_server_keys];
+  std::array<std::uint8_t, 8> ids_[max_pinned_server_keys] = {};
+  std::size_t n_keys_ = 0;
   crypto::secret_array<64> hs_;
   crypto::secret_array<64> expected_mac_;  // the peer's Finished MAC we expect
   hpke::private_key eph_;                   // the client's ephemeral key

@@ -13,9 +13,11 @@ namespace sealwire::record::detail {
 
 // Outer record types (docs/protocol.md 3).
 inline constexpr std::uint8_t type_handshake = 1;
-inline constexpr std::uint8_t type_application_data = 2;
-inline constexpr std::uint8_t type_key_update = 3;
-inline constexpr std::uint8_t type_close = 4;
+inline constexpr std::uint8_t type_protected = 2;
+// Inner content types, inside the protected record (docs/protocol.md 3.1).
+inline constexpr std::uint8_t inner_application_data = 2;
+inline constexpr std::uint8_t inner_key_update = 3;
+inline constexpr std::uint8_t inner_close = 4;
 
 crypto::aead_algorithm algorithm_of(record_aead a) noexcept;
 bool known_aead(unsigned id) noexcept;
@@ -26,7 +28,7 @@ const char* role_name(role r) noexcept;
 // handshake's choices (before its traffic secret is set).
 void setup_direction(direction_keys& d, record_aead aead, hpke::kdf_id kdf, std::size_t nh) noexcept;
 // derive_keys sets key and IV from the direction's traffic secret, seq = 0
-// (docs/protocol.md 3.3).
+// (docs/protocol.md 3.6).
 void derive_keys(direction_keys& d) noexcept;
 // ratchet moves the direction to its next traffic secret and derives its keys.
 void ratchet(direction_keys& d) noexcept;
@@ -34,9 +36,11 @@ void ratchet(direction_keys& d) noexcept;
 void wipe_direction(direction_keys& d) noexcept;
 // make_nonce writes iv XOR seq (nonce_size bytes).
 void make_nonce(const direction_keys& d, std::uint8_t* nonce) noexcept;
-// key_update_limit is the number of records one key seals before an
-// automatic update.
-std::uint64_t key_update_limit(const limits& l, crypto::aead_algorithm alg) noexcept;
+// aead_blocks_limit is the AEAD's limit of records + 16-byte blocks per key
+// (docs/protocol.md 3.5); key_blocks_limit is that, lowered by the limits'
+// key_blocks_limit when set.
+std::uint64_t aead_blocks_limit(crypto::aead_algorithm alg) noexcept;
+std::uint64_t key_blocks_limit(const limits& l, crypto::aead_algorithm alg) noexcept;
 
 void put_header(std::uint8_t* h, std::uint8_t type, std::size_t len) noexcept;
 
