@@ -7,18 +7,21 @@
 namespace sealwire::record::detail {
 
 byte_buffer::byte_buffer(std::size_t capacity) : p_(new std::uint8_t[capacity]), cap_(capacity) {}
-byte_buffer::byte_buffer(byte_buffer&& o) noexcept : p_(std::move(o.p_)), cap_(o.cap_) { o.cap_ = 0; }
+byte_buffer::byte_buffer(byte_buffer&& o) noexcept : p_(std::move(o.p_)), cap_(o.cap_), high_(o.high_) {
+  o.cap_ = o.high_ = 0;
+}
 byte_buffer& byte_buffer::operator=(byte_buffer&& o) noexcept {
   if (this != &o) {
-    if (p_) crypto::ct::wipe(p_.get(), cap_);
+    if (p_) crypto::ct::wipe(p_.get(), high_);
     p_ = std::move(o.p_);
     cap_ = o.cap_;
-    o.cap_ = 0;
+    high_ = o.high_;
+    o.cap_ = o.high_ = 0;
   }
   return *this;
 }
 byte_buffer::~byte_buffer() {
-  if (p_) crypto::ct::wipe(p_.get(), cap_);
+  if (p_) crypto::ct::wipe(p_.get(), high_);
 }
 
 }  // namespace sealwire::record::detail

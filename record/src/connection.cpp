@@ -106,9 +106,14 @@ result<void> connection::init_buffers(const limits& l) noexcept {
   try {
     plain_ = detail::byte_buffer(l.max_buffered_plaintext + l.max_record_size + 1);
     // write() seals while fewer than max_send_buffer bytes are pending, so the
-    // buffer holds that much plus one full record, and a key update and a
-    // close, each preceded by a key update (all may be padded to a full record).
-    out_ = detail::byte_buffer(l.max_send_buffer + 5 * (record_overhead + l.max_record_size) +
+    // buffer holds that much plus one full record, and control records (a
+    // key update before the record, a key update and a close), each padded
+    // as pad_to says. Kept tight: a larger buffer would cross malloc's mmap
+    // threshold, and every connection would pay page faults and munmap.
+    std::size_t control = 2;  // the largest control content (a close's reason) and its type byte
+    if (l.pad_to > 1) control = std::min((control + l.pad_to - 1) / l.pad_to * l.pad_to, l.max_record_size + 1);
+    control += record_header_size + record_tag_size;
+    out_ = detail::byte_buffer(l.max_send_buffer + (record_overhead + l.max_record_size) + 3 * control +
                                2 * (record_header_size + l.max_handshake_size));
     hs_buf_.reserve(l.max_handshake_size);
   } catch (const std::bad_alloc&) {

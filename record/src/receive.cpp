@@ -52,6 +52,7 @@ result<bool> connection::start_protected_record() noexcept {
     plain_end_ -= plain_begin_;
     plain_begin_ = 0;
   }
+  plain_.touch(plain_end_ + inner);  // the record's plaintext goes there: wiped when the buffer goes
   if (rx_.seq == std::numeric_limits<std::uint64_t>::max()) return fail(record_errc::sequence_exhausted);
   std::uint8_t nonce[24];
   make_nonce(rx_, nonce);

@@ -25,6 +25,7 @@ std::uint8_t* connection::out_room(std::size_t n) noexcept {
     out_end_ -= out_begin_;
     out_begin_ = 0;
   }
+  out_.touch(out_end_ + n);  // whatever is sealed there is wiped when the buffer goes
   return out_.data() + out_end_;
 }
 

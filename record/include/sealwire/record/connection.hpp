@@ -49,7 +49,9 @@ struct direction_keys {
 };
 
 // A fixed-capacity byte buffer that is never value-initialised (sealing
-// writes every byte it hands out) and wiped when freed.
+// writes every byte it hands out) and wiped when freed, up to the highest
+// byte its owner said it may have written (touch): wiping pages nothing
+// wrote would fault them in for every connection.
 class SEALWIRE_API byte_buffer {
  public:
   byte_buffer() noexcept = default;
@@ -60,10 +62,13 @@ class SEALWIRE_API byte_buffer {
   [[nodiscard]] std::uint8_t* data() noexcept { return p_.get(); }
   [[nodiscard]] const std::uint8_t* data() const noexcept { return p_.get(); }
   [[nodiscard]] std::size_t capacity() const noexcept { return cap_; }
+  // touch records that the first `end` bytes may hold data (wiped when freed).
+  void touch(std::size_t end) noexcept { high_ = end > high_ ? (end < cap_ ? end : cap_) : high_; }
 
  private:
   std::unique_ptr<std::uint8_t[]> p_;
   std::size_t cap_ = 0;
+  std::size_t high_ = 0;
 };
 }  // namespace detail
 
