@@ -56,6 +56,12 @@ std::shared_ptr<const hpke::private_key> server_key() {
   return key;
 }
 
+std::shared_ptr<const hpke::private_key> client_key() {
+  static const auto key = std::make_shared<const hpke::private_key>(
+      std::move(hpke::derive_key_pair(hpke::kem_id::x25519, pattern(32, 6))->priv));
+  return key;
+}
+
 std::shared_ptr<const record::client_config> client_config(
     record::record_aead aead = record::record_aead::chacha20_poly1305) {
   auto c = std::make_shared<record::client_config>();
@@ -85,7 +91,8 @@ endpoints connected(record::record_aead aead = record::record_aead::chacha20_pol
   return e;
 }
 
-// The header a record of n content bytes has (the raw AEAD's associated data).
+// The header a record of n content bytes has (the raw AEAD's associated data):
+// outer type 2, content, inner type byte, tag.
 bytes header_for(std::size_t n) {
   const std::size_t body = n + 1 + 16;
   return {2, static_cast<std::uint8_t>(body >> 16), static_cast<std::uint8_t>(body >> 8),
@@ -106,7 +113,7 @@ void register_records(record::record_aead aead, crypto::aead_algorithm alg, cons
       });
     });
     add("record.seal" + suffix, n, "raw_aead", [n, alg, key_size](benchmark::State& st) {
-      // The same work without the record layer: content || marker sealed
+      // The same work without the record layer: content || inner type sealed
       // with the header as associated data, into a send buffer.
       bytes key = pattern(key_size, 3), nonce = pattern(12, 4), pt = pattern(n + 1), out(4 + n + 1 + 16);
       const bytes aad = header_for(n);
@@ -156,46 +163,69 @@ void register_sans_io() {
     });
   }
 
-  add("record.handshake", 1, "sealwire", [](benchmark::State& st) {
-    const auto cc = client_config();
-    const auto sc = server_config();
-    measure(st, 0, [&] {
-      auto c = *connection::client(cc);
-      auto s = *connection::server(sc);
-      pump(c, s);
-      pump(s, c);
-      pump(c, s);
-      benchmark::DoNotOptimize(s.handshake_complete());
+  // The whole v2 handshake, both sides in one thread (docs/protocol.md 4),
+  // without and with client authentication, beside the KEM operations it
+  // is made of, from the same run.
+  for (const bool auth : {false, true}) {
+    const std::string name = auth ? "record.handshake_client_auth" : "record.handshake";
+    add(name, 1, "sealwire", [auth](benchmark::State& st) {
+      auto ccfg = std::make_shared<record::client_config>(*client_config());
+      auto scfg = std::make_shared<record::server_config>(*server_config());
+      if (auth) {
+        ccfg->client_key = client_key();
+        scfg->require_client_auth = true;
+        scfg->accept_any_client_key = true;
+      }
+      const std::shared_ptr<const record::client_config> cc = ccfg;
+      const std::shared_ptr<const record::server_config> sc = scfg;
+      measure(st, 0, [&] {
+        auto c = *connection::client(cc);
+        auto s = *connection::server(sc);
+        pump(c, s);
+        pump(s, c);
+        pump(c, s);
+        benchmark::DoNotOptimize(s.handshake_complete());
+      });
     });
-  });
-  // What the handshake is made of: a key generation (the client's
-  // ephemeral), two HPKE sender setups (each a key generation and a DH) and
-  // two recipient setups (a DH each).
-  add("record.handshake", 1, "hpke_ops", [](benchmark::State& st) {
-    const hpke::suite s{hpke::kem_id::x25519, hpke::kdf_id::hkdf_sha256, hpke::aead_id::export_only};
-    const auto& key = *server_key();
-    measure(st, 0, [&] {
-      auto eph = *hpke::generate_key_pair(hpke::kem_id::x25519);
-      auto s1 = *hpke::setup_sender(s, key.public_key());
-      auto r1 = *hpke::setup_recipient(s, s1.enc.bytes(), key);
-      auto s2 = *hpke::setup_sender(s, eph.pub);
-      auto r2 = *hpke::setup_recipient(s, s2.enc.bytes(), eph.priv);
-      benchmark::DoNotOptimize(r2);
-      benchmark::DoNotOptimize(r1);
+    // What it is made of: the client's ephemeral key generation, HPKE
+    // sender setups (each a key generation and a DH) to the server's static
+    // key and to the client's ephemeral key (and, with client
+    // authentication, to the client's static key), and one recipient setup
+    // (a DH) for each.
+    add(name, 1, "hpke_ops", [auth](benchmark::State& st) {
+      const hpke::suite s{hpke::kem_id::x25519, hpke::kdf_id::hkdf_sha256, hpke::aead_id::export_only};
+      const auto& key = *server_key();
+      const auto& ckey = *client_key();
+      measure(st, 0, [&] {
+        auto eph = *hpke::generate_key_pair(hpke::kem_id::x25519);
+        auto s1 = *hpke::setup_sender(s, key.public_key());
+        auto r1 = *hpke::setup_recipient(s, s1.enc.bytes(), key);
+        auto s2 = *hpke::setup_sender(s, eph.pub);
+        auto r2 = *hpke::setup_recipient(s, s2.enc.bytes(), eph.priv);
+        benchmark::DoNotOptimize(r2);
+        benchmark::DoNotOptimize(r1);
+        if (auth) {
+          auto s3 = *hpke::setup_sender(s, ckey.public_key());
+          auto r3 = *hpke::setup_recipient(s, s3.enc.bytes(), ckey);
+          benchmark::DoNotOptimize(r3);
+        }
+      });
     });
-  });
-  add("record.handshake", 1, "x25519_ops", [](benchmark::State& st) {
-    // Seven scalar multiplications: 3 key generations and 4 DH.
-    std::uint8_t sk[32], pk[32], out[32];
-    const bytes peer = pattern(32, 8);
-    measure(st, 0, [&] {
-      for (int i = 0; i < 3; ++i) (void)crypto::x25519::generate(sk, pk);
-      for (int i = 0; i < 4; ++i)
-        (void)crypto::x25519::shared_secret(out, std::span<const std::uint8_t, 32>(sk),
-                                            std::span<const std::uint8_t, 32>(peer.data(), 32));
-      benchmark::DoNotOptimize(out);
+    add(name, 1, "x25519_ops", [auth](benchmark::State& st) {
+      // 3 key generations and 4 DH; with client authentication 4 and 6
+      // (the server's encapsulation to the client's key, its decapsulation).
+      const int keygens = auth ? 4 : 3, dhs = auth ? 6 : 4;
+      std::uint8_t sk[32], pk[32], out[32];
+      const bytes peer = pattern(32, 8);
+      measure(st, 0, [&] {
+        for (int i = 0; i < keygens; ++i) (void)crypto::x25519::generate(sk, pk);
+        for (int i = 0; i < dhs; ++i)
+          (void)crypto::x25519::shared_secret(out, std::span<const std::uint8_t, 32>(sk),
+                                              std::span<const std::uint8_t, 32>(peer.data(), 32));
+        benchmark::DoNotOptimize(out);
+      });
     });
-  });
+  }
 }
 
 // ---- loopback TCP throughput ----

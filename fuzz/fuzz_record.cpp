@@ -15,8 +15,8 @@
 // fuzz_record has a second mode (flag bit 2, after the handshake): the rest
 // is a list of records whose inner plaintexts the fuzzer writes itself
 // (record_inner.hpp), sealed by the peer's keys through the test hook, so
-// that marker, padding, inner type, key-update and close bodies are fuzzed
-// behind a valid tag. There the receiver must release exactly the
+// that the hidden inner type, padding, key-update and close bodies (and
+// close reasons) are fuzzed behind a valid tag. There the receiver must release exactly the
 // application bytes, and end in exactly the error, that docs/protocol.md
 // prescribes.
 #include "harness.hpp"
@@ -36,9 +36,9 @@ void fuzz_inner(record::connection& target, record::connection& peer, record::by
   const auto records = fuzz::parse_inner_records(input);
   record::test::pump_bytes wire;
   for (const auto& r : records) {
-    const auto sealed = hook::seal_inner(peer, r.type, r.inner);
+    const auto sealed = hook::seal_inner(peer, fuzz::record_protected, r.inner);
     wire.insert(wire.end(), sealed.begin(), sealed.end());
-    if (r.type == fuzz::record_key_update) {
+    if (fuzz::inner_type(r.inner) == fuzz::record_key_update) {
       // The peer's own key_update (sealed and dropped) moves its sending
       // direction to the next secret, as the receiver will on opening ours.
       if (!peer.update_keys()) fuzz::fatal("update_keys on a healthy connection");

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The record fuzz target's hook into a connection (the friend the
 // connection declares for tests): sealing a record whose inner plaintext is
-// whatever the fuzzer chose, marker and padding included, with the
+// whatever the fuzzer chose, inner type and padding included, with the
 // connection's sending key, IV and sequence number (docs/protocol.md 3.1).
 // The public API only seals well-formed inner plaintexts, so without this
 // the parser behind the tag is reached only by records from the seeds.

@@ -56,8 +56,9 @@ void must(bool ok, const char* what) {
 }
 
 // Records the peer of `to_server`'s side sends after the handshake: data of
-// several sizes, a key update, padding-free empty-ish writes and a close.
-fuzz::bytes application_traffic(record::connection& sender) {
+// several sizes, a key update, padding-free empty-ish writes and a close
+// (with a reason code, docs/protocol.md 3.4).
+fuzz::bytes application_traffic(record::connection& sender, record::close_reason reason = record::close_reason::normal) {
   fuzz::bytes wire;
   auto flush = [&] {
     auto p = record::test::take_pending(sender);
@@ -77,7 +78,7 @@ fuzz::bytes application_traffic(record::connection& sender) {
   const auto more = pattern(100, 9);
   must(sender.write(more).has_value(), "write after update");
   flush();
-  must(sender.close().has_value(), "close");
+  must(sender.close(reason).has_value(), "close");
   flush();
   return wire;
 }
@@ -100,6 +101,16 @@ void record_seeds(const fs::path& root) {
              "recorded traffic does not open in a rebuilt connection");
         must(plain.size() == 1 + 17 + 300 + 2048 + 2500 + 100, "recorded traffic lost plaintext");
         for (std::uint8_t split : {0, 5, 7}) after.add(concat({{opt, to_server, split}, wire}));
+        // The same traffic ending in an error close (idle timeout).
+        auto ep2 = fuzz::make_endpoints(o, 7);
+        must(!record::test::run_handshake(ep2.client, ep2.server), "handshake");
+        const auto closing = application_traffic(to_server ? ep2.client : ep2.server, record::close_reason::idle_timeout);
+        auto replay2 = fuzz::make_endpoints(o, 7);
+        must(!record::test::run_handshake(replay2.client, replay2.server), "replayed handshake");
+        must(record::test::deliver(to_server ? replay2.server : replay2.client, closing, record::test::whole(),
+                                   nullptr) == record_errc::peer_error_close,
+             "an error close is not reported as such");
+        after.add(concat({{opt, to_server, 3}, closing}));
       }
       // Before the handshake: the other side's handshake flights.
       {
@@ -121,35 +132,38 @@ void record_seeds(const fs::path& root) {
   }
 }
 
-// One entry of fuzz_record's inner-plaintext mode: t (type 2 + t % 3), u16
-// length, the inner plaintext.
-fuzz::bytes inner(std::uint8_t t, const fuzz::bytes& plain) {
-  fuzz::bytes out{t, static_cast<std::uint8_t>(plain.size() >> 8), static_cast<std::uint8_t>(plain.size())};
+// One entry of fuzz_record's inner-plaintext mode: u16 length, the inner
+// plaintext (content || inner type || padding).
+fuzz::bytes inner(const fuzz::bytes& plain) {
+  fuzz::bytes out{static_cast<std::uint8_t>(plain.size() >> 8), static_cast<std::uint8_t>(plain.size())};
   out.insert(out.end(), plain.begin(), plain.end());
   return out;
 }
 
 // Inner-plaintext mode (flag bit 2): a well-formed session (data with and
-// without padding, empty records, a key update, a close) and the ways an
-// inner plaintext can be wrong behind a valid tag.
+// without padding, empty records, padded key updates, a padded close) and
+// the ways an inner plaintext can be wrong behind a valid tag
+// (docs/protocol.md 3.1-3.4).
 void record_inner_seeds(const fs::path& root) {
   corpus c(root, "fuzz_record", "inner");
-  const std::uint8_t data = 0, update = 1, close = 2;
-  const fuzz::bytes marker{1}, hello{'h', 'e', 'l', 'l', 'o', 1}, padded{'p', 'a', 'd', 1, 0, 0, 0, 0, 0, 0, 0};
-  const fuzz::bytes good = concat({inner(data, hello), inner(data, padded), inner(data, marker),
-                                   inner(update, marker), inner(data, hello), inner(update, {1, 0, 0}),
-                                   inner(data, concat({pattern(2000, 1), marker})), inner(close, {1, 0})});
+  const fuzz::bytes empty_data{2}, update{3}, close{0, 4}, hello{'h', 'e', 'l', 'l', 'o', 2},
+      padded{'p', 'a', 'd', 2, 0, 0, 0, 0, 0, 0, 0};
+  const fuzz::bytes good = concat({inner(hello), inner(padded), inner(empty_data), inner(update), inner(hello),
+                                   inner({3, 0, 0}), inner(concat({pattern(2000, 1), {2}})), inner({0, 4, 0, 0})});
   const fuzz::bytes bad[] = {
-      inner(data, {'n', 'o', ' ', 'm', 'a', 'r', 'k'}),          // no marker
-      inner(data, {0, 0, 0, 0}),                                 // padding only
-      inner(data, {}),                                           // shorter than marker and tag
-      inner(update, {'x', 1}),                                   // a key update with content
-      concat({inner(close, marker), inner(data, hello)}),        // data after close
-      concat({inner(close, {'x', 1, 0})}),                       // a close with content
-      concat({inner(data, marker), inner(data, marker), inner(update, marker), inner(data, marker),
-              inner(data, marker)}),                             // one empty record too many
-      inner(data, concat({pattern(2049, 2), marker})),           // larger than max_record_size
-      inner(data, hello),                                        // no close: truncated
+      inner({'n', 'o', ' ', 't', 'y', 'p', 'e', 9}),  // an unknown inner type
+      inner({0, 0, 0, 0}),                            // padding only
+      inner({}),                                      // shorter than a type and a tag
+      inner({'x', 3}),                                // a key update with content
+      concat({inner(close), inner(hello)}),           // data after close
+      inner({4}),                                     // a close without a reason
+      inner({0, 1, 4}),                               // a close with two bytes
+      inner({6, 4, 0, 0}),                            // a close with an error reason (application_error)
+      inner({'x', 1}),                                // inner type 1 (handshake) is not a protected type
+      concat({inner(empty_data), inner(empty_data), inner(update), inner(empty_data),
+              inner(empty_data)}),                    // one empty record too many
+      inner(concat({pattern(2049, 2), {2}})),         // larger than max_record_size
+      inner(hello),                                   // no close: truncated
   };
   for (std::uint8_t opt : {0x00, 0x13, 0x22, 0x2d}) {
     for (std::uint8_t to_server : {0, 1}) {

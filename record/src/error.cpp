@@ -24,21 +24,29 @@ class record_category_impl final : public std::error_category {
       case record_errc::client_auth_required: return "client authentication required";
       case record_errc::too_many_empty_records: return "too many consecutive empty records";
       case record_errc::sequence_exhausted: return "sequence number exhausted";
+      case record_errc::no_application_protocol: return "no application protocol in common";
+      case record_errc::unknown_server_key: return "the client pinned none of the server's keys";
+      case record_errc::peer_error_close: return "the peer closed the connection with an error reason";
       case record_errc::closed: return "connection closed";
       case record_errc::bad_state: return "operation not valid in this state";
       case record_errc::send_buffer_full: return "send buffer full";
       case record_errc::missing_key: return "configuration lacks a key (the pinned server key, or the server's static key)";
       case record_errc::kem_mismatch: return "configuration keys belong to different KEMs";
       case record_errc::unsupported_algorithm: return "configuration names an algorithm the record protocol does not offer";
-      case record_errc::invalid_algorithm_list: return "configuration algorithm list is empty or longer than 16";
+      case record_errc::invalid_algorithm_list:
+        return "configuration list is empty or too long (algorithms, pinned keys or application protocols)";
       case record_errc::invalid_limit: return "configuration limit out of range";
+      case record_errc::missing_client_policy:
+        return "configuration requires client authentication without a client policy (set accept_client or "
+               "accept_any_client_key)";
     }
     return "unknown sealwire.record error " + std::to_string(ev);
   }
   std::error_condition default_error_condition(int ev) const noexcept override {
     switch (static_cast<record_errc>(ev)) {
       case record_errc::bad_record_mac:
-      case record_errc::server_key_mismatch: return condition::authentication_failed;
+      case record_errc::server_key_mismatch:
+      case record_errc::unknown_server_key: return condition::authentication_failed;
       case record_errc::missing_key:
       case record_errc::kem_mismatch: return condition::invalid_key;
       case record_errc::record_too_large:

@@ -27,6 +27,17 @@ struct connection_test_access {
   static std::uint64_t receive_sequence(const connection& c) { return c.rx_.seq; }
   static void set_send_sequence(connection& c, std::uint64_t s) { c.tx_.seq = s; }
   static void set_receive_sequence(connection& c, std::uint64_t s) { c.rx_.seq = s; }
+  static std::uint64_t send_blocks(const connection& c) { return c.tx_.blocks; }
+  static void set_send_blocks(connection& c, std::uint64_t b) { c.tx_.blocks = b; }
+  // keys_wiped: a direction's traffic secret and IV are all zero and its key
+  // holds nothing.
+  static bool keys_wiped(connection& c, bool send) {
+    direction_keys& d = send ? c.tx_ : c.rx_;
+    bool zero = true;
+    for (std::uint8_t b : d.secret.span()) zero = zero && b == 0;
+    for (std::uint8_t b : d.iv.span()) zero = zero && b == 0;
+    return zero && !d.key.keyed();
+  }
   static result<void> seal_empty_application_record(connection& c) {
     std::uint8_t* p = c.out_room(record_overhead);
     auto w = c.seal_record(p, 2, {}, 0, 0);

@@ -6,7 +6,7 @@
 #include <sealwire/hpke/context.hpp>
 
 #include "harness.hpp"
-#include "detail/kdf.hpp"  // the hand-built handshakes
+#include "detail/handshake.hpp"  // the hand-built handshakes: key ids, ExpandLabel
 
 #include <gtest/gtest.h>
 
@@ -53,6 +53,7 @@ TEST_P(RecordSuites, HandshakeAndDataBothWays) {
   }
   auto sc = server_cfg(server_key);
   sc->require_client_auth = client_auth;
+  sc->accept_any_client_key = true;
   auto p = connected(cc, sc);
   ASSERT_TRUE(p.client.handshake_complete());
   ASSERT_TRUE(p.server.handshake_complete());
@@ -117,13 +118,42 @@ TEST(RecordHandshake, ServerPicksTheClientsFirstSupportedAead) {
   EXPECT_EQ(q.client.aead(), record_aead::chacha20_poly1305);
 }
 
+// key_id_offset is where a one-key ClientHello's key id starts (X25519, no
+// protocols, n AEADs), in the message after its record header.
+std::size_t key_id_offset(std::size_t n_aeads) { return 1 + 1 + 2 + 2 + 2 + 1 + 2 * n_aeads + 1 + 1; }
+
 TEST(RecordHandshake, WrongPinnedServerKeyFailsOnTheClient) {
   auto real = make_key(hpke::kem_id::x25519);
   auto other = make_key(hpke::kem_id::x25519);
-  auto c = connection::client(client_cfg(*other));
-  auto s = connection::server(server_cfg(real));
+  {
+    // A server that holds none of the pinned keys refuses silently.
+    auto c = connection::client(client_cfg(*other));
+    auto s = connection::server(server_cfg(real));
+    ASSERT_TRUE(c && s);
+    EXPECT_EQ(run_handshake(*c, *s), record_errc::unknown_server_key);
+    EXPECT_EQ(s->error(), record_errc::unknown_server_key);
+    EXPECT_TRUE(s->pending().empty());
+    EXPECT_EQ(c->end_of_input().error(), record_errc::truncated);
+  }
+  // An impostor holding `other` relabels the client's key_share as its own
+  // key's and the ServerHello's key id back: the client finds the
+  // ServerFinished wrong and sends no ClientFinished.
+  auto c = connection::client(client_cfg(*real));
+  auto s = connection::server(server_cfg(other));
   ASSERT_TRUE(c && s);
-  const auto e = run_handshake(*c, *s);
+  bytes ch = take_pending(*c);
+  std::array<std::uint8_t, 8> real_id{}, other_id{};
+  detail::key_id(real_id, real->public_key());
+  detail::key_id(other_id, other->public_key());
+  const std::size_t at = 4 + key_id_offset(2);
+  ASSERT_TRUE(std::equal(real_id.begin(), real_id.end(), ch.begin() + static_cast<std::ptrdiff_t>(at)));
+  std::copy(other_id.begin(), other_id.end(), ch.begin() + static_cast<std::ptrdiff_t>(at));
+  ASSERT_FALSE(deliver(*s, ch, whole(), nullptr));
+  bytes flight = take_pending(*s);
+  const std::size_t sh_id = 4 + 1 + 2 + 2;
+  ASSERT_TRUE(std::equal(other_id.begin(), other_id.end(), flight.begin() + static_cast<std::ptrdiff_t>(sh_id)));
+  std::copy(real_id.begin(), real_id.end(), flight.begin() + static_cast<std::ptrdiff_t>(sh_id));
+  const auto e = deliver(*c, flight, whole(), nullptr);
   EXPECT_EQ(e, record_errc::server_key_mismatch) << e.message();
   EXPECT_EQ(c->error(), record_errc::server_key_mismatch);
   EXPECT_FALSE(c->handshake_complete());
@@ -137,11 +167,15 @@ TEST(RecordHandshake, ClientAuthRequiredAndPolicy) {
   auto key = make_key(hpke::kem_id::x25519);
   auto sc = server_cfg(key);
   sc->require_client_auth = true;
+  // Requiring client keys without a policy must be explicit.
+  EXPECT_EQ(connection::server(sc).error(), record_errc::missing_client_policy);
+  sc->accept_any_client_key = true;
   {
     auto c = connection::client(client_cfg(*key));
     auto s = connection::server(sc);
     EXPECT_EQ(run_handshake(*c, *s), record_errc::client_auth_required);
   }
+  sc->accept_any_client_key = false;
   auto allowed = make_key(hpke::kem_id::x25519);
   auto refused = make_key(hpke::kem_id::x25519);
   const auto allowed_pk = allowed->public_key().bytes();
@@ -164,33 +198,43 @@ TEST(RecordHandshake, ClientAuthRequiredAndPolicy) {
   }
 }
 
-// A client written by hand from docs/protocol.md (X25519, HKDF-SHA256,
-// ChaCha20-Poly1305), independent of connection's own code. It may announce
-// a client static key, but it never holds one: it always encapsulates in
-// base mode, as an attacker claiming someone else's key would have to.
+// A client written by hand from docs/protocol.md 4 (X25519, HKDF-SHA256,
+// ChaCha20-Poly1305), independent of the handshake's own code, playing the
+// attacker of issue 17 item 1: it may announce a client static key and may
+// hold the *server's* static private key, but holds the announced client
+// key only when `client_priv` is given. Without it, it computes everything
+// it can (ss1, which it made; ss2, from its own ephemeral key) and tries
+// the server's key on enc3.
 struct hand_built_client {
   static constexpr hpke::kdf_id kdf = hpke::kdf_id::hkdf_sha256;
   static constexpr hpke::suite suite{hpke::kem_id::x25519, kdf, hpke::aead_id::export_only};
 
-  hand_built_client(const hpke::private_key& server, const hpke::public_key* claimed_key)
-      : eph(*hpke::generate_key_pair(hpke::kem_id::x25519)) {
+  hand_built_client(const hpke::private_key& server, const hpke::public_key* claimed_key,
+                    const hpke::private_key* holder = nullptr)
+      : server_priv(&server), client_priv(holder), eph(*hpke::generate_key_pair(hpke::kem_id::x25519)) {
     namespace d = record::detail;
     hpke::sender_options so;
-    so.info = bytes_of("sealwire v1 static");
+    so.info = bytes_of("sealwire v2 static");
     auto s1 = *hpke::setup_sender(suite, server.public_key(), so);
-    EXPECT_TRUE(s1.context.export_secret(ss1, bytes_of("sealwire v1 ss1")));
+    EXPECT_TRUE(s1.context.export_secret(ss1, bytes_of("sealwire v2 ss1")));
     d::writer w(client_hello);
-    w.u8(1);       // ClientHello
-    w.u8(1);       // one version
-    w.u16(1);      // version 1
+    w.u8(1);        // ClientHello
+    w.u8(1);        // one version
+    w.u16(2);       // version 2
     w.u16(0x0020);  // X25519
     w.u16(0x0001);  // HKDF-SHA256
-    w.u8(1);       // one AEAD
+    w.u8(1);        // one AEAD
     w.u16(0x0003);  // ChaCha20-Poly1305
-    w.u8(claimed_key != nullptr ? 1 : 0);
+    w.u8(0);        // no application protocols
+    w.u8(1);        // one key_share
+    std::array<std::uint8_t, 8> id{};
+    d::key_id(id, server.public_key());
+    w.raw(id);
     w.vec16(s1.enc.bytes());
     w.vec16(eph.pub.bytes());
+    w.u8(claimed_key != nullptr ? 1 : 0);
     if (claimed_key != nullptr) w.vec16(claimed_key->bytes());
+    auth = claimed_key != nullptr;
   }
 
   static bytes in_record(bytes_view msg) {
@@ -211,30 +255,46 @@ struct hand_built_client {
     EXPECT_EQ(recs.size(), 2u);
     const bytes_view sh = flight.subspan(recs[0].offset + 4, recs[0].size - 4);
     const bytes_view sf = flight.subspan(recs[1].offset + 4, recs[1].size - 4);
+    // ServerHello: type, version, aead, key id, protocol (empty), enc2, [enc3].
+    const std::size_t at = 1 + 2 + 2 + 8 + 1;
+    const bytes_view enc2 = sh.subspan(at + 2, 32);
     hpke::recipient_options ro;
-    ro.info = bytes_of("sealwire v1 ephemeral");
-    auto ctx2 = *hpke::setup_recipient(suite, sh.subspan(7), eph.priv, ro);
-    std::uint8_t ss2[32], hs[32], fin_key[32], th[64], mac[32];
-    EXPECT_TRUE(ctx2.export_secret(ss2, bytes_of("sealwire v1 ss2")));
-    d::extract(kdf, hs, ss2, ss1);
+    ro.info = bytes_of("sealwire v2 ephemeral");
+    auto ctx2 = *hpke::setup_recipient(suite, enc2, eph.priv, ro);
+    std::uint8_t ss2[32], ss3[32] = {}, hs[32], fin_key[32], th[64], mac[32];
+    EXPECT_TRUE(ctx2.export_secret(ss2, bytes_of("sealwire v2 ss2")));
+    if (auth) {
+      EXPECT_EQ(sh.size(), at + 2 + 32 + 2 + 32);
+      const bytes_view enc3 = sh.subspan(at + 2 + 32 + 2, 32);
+      ro.info = bytes_of("sealwire v2 client");
+      // The best a server-key holder can do is try the key it has.
+      auto ctx3 = hpke::setup_recipient(suite, enc3, client_priv != nullptr ? *client_priv : *server_priv, ro);
+      if (ctx3) {
+        EXPECT_TRUE(ctx3->export_secret(ss3, bytes_of("sealwire v2 ss3")));
+      }
+    }
+    d::extract(kdf, hs, ss2, ss1, auth ? bytes_view(ss3) : bytes_view{});
     d::transcript t(kdf);
     t.update(client_hello);
     t.update(sh);
     t.current(th);
-    d::expand_label(kdf, fin_key, hs, "s finished", bytes_view(th, 32));
+    d::expand_label(kdf, fin_key, hs, "s finished", {});
     d::hmac(kdf, mac, fin_key, bytes_view(th, 32));
     server_finished_matched = bytes(mac, mac + 32) == bytes(sf.begin() + 1, sf.end());
     t.update(sf);
     t.current(th);
-    d::expand_label(kdf, fin_key, hs, "c finished", bytes_view(th, 32));
+    d::expand_label(kdf, fin_key, hs, "c finished", {});
     bytes cf(33);
     cf[0] = 4;
     d::hmac(kdf, std::span<std::uint8_t>(cf.data() + 1, 32), fin_key, bytes_view(th, 32));
     return in_record(cf);
   }
 
+  const hpke::private_key* server_priv;
+  const hpke::private_key* client_priv;
   hpke::key_pair eph;
   std::uint8_t ss1[32] = {};
+  bool auth = false;
   bytes client_hello;
 };
 
@@ -252,15 +312,28 @@ TEST(RecordHandshake, HandBuiltHonestClientSucceeds) {
   EXPECT_TRUE(s->handshake_complete());
 }
 
-// The same client announcing key A, which it does not hold. The server's
-// AuthDecap with A yields a different ss1, so nothing matches: the
-// attacker cannot check ServerFinished, its ClientFinished fails, and A is
-// never reported as the peer.
-TEST(RecordHandshake, ClientClaimingAKeyItDoesNotHoldFails) {
+// Key-compromise impersonation (issue 17 item 1): the attacker holds the
+// server's static private key and announces client key A, which it does not
+// hold. It knows ss1 and ss2, but ss3 is encapsulated to A: nothing
+// matches, its ClientFinished fails, and A is never reported as the peer.
+// (In v1, AuthEncap let a server-key holder compute the client's share.)
+TEST(RecordHandshake, ServerKeyHolderCannotImpersonateAClient) {
   auto key = make_key(hpke::kem_id::x25519);
   auto victim = make_key(hpke::kem_id::x25519);
   auto sc = server_cfg(key);
   sc->require_client_auth = true;
+  sc->accept_any_client_key = true;
+  {
+    // Control: the same hand-built client, holding A, succeeds.
+    auto s = connection::server(sc);
+    hand_built_client c(*key, &victim->public_key(), victim.get());
+    ASSERT_FALSE(deliver(*s, hand_built_client::in_record(c.client_hello), whole(), nullptr));
+    bool matched = false;
+    const bytes cf = c.answer(take_pending(*s), matched);
+    EXPECT_TRUE(matched);
+    EXPECT_FALSE(deliver(*s, cf, whole(), nullptr));
+    EXPECT_TRUE(s->handshake_complete());
+  }
   auto s = connection::server(sc);
   hand_built_client c(*key, &victim->public_key());
   ASSERT_FALSE(deliver(*s, hand_built_client::in_record(c.client_hello), whole(), nullptr));
@@ -315,14 +388,16 @@ TEST(RecordHandshake, MalformedClientHellos) {
   w.push_back(0);
   w[3] = static_cast<std::uint8_t>(w[3] + 1);
   EXPECT_EQ(server_error(w), record_errc::bad_handshake_message);
-  // Unknown version only (versions list = {0x0002}).
+  // Version 1 only (versions list = {0x0001}): v2 does not fall back to it.
   w = ch;
   w[6] = 0x00;
-  w[7] = 0x02;
+  w[7] = 0x01;
   EXPECT_EQ(server_error(w), record_errc::unsupported_version);
-  // Reserved flag bits.
+  // Reserved flag bits (after versions, suite, two AEADs, no protocols, one
+  // key_share and the ephemeral key).
   w = ch;
-  const std::size_t flags_at = 4 + 1 + 1 + 2 + 2 + 2 + 1 + 2 * 2;
+  const std::size_t flags_at = 4 + 1 + 1 + 2 + 2 + 2 + 1 + 2 * 2 + 1 + 1 + (8 + 2 + 32) + (2 + 32);
+  ASSERT_EQ(flags_at, ch.size() - 1);
   w[flags_at] = 0x02;
   EXPECT_EQ(server_error(w), record_errc::bad_handshake_message);
   // A message of the wrong type.
@@ -398,6 +473,21 @@ TEST(RecordHandshake, InvalidConfigurationsSayWhatIsWrong) {
   cc = client_cfg(*key);
   cc->client_key = make_key(hpke::kem_id::x448);  // the pinned key is an X25519 key
   EXPECT_EQ(connection::client(cc).error(), record_errc::kem_mismatch);
+  cc = client_cfg(*key);
+  cc->extra_server_keys = {make_key(hpke::kem_id::x448)->public_key()};  // pins of one server share a KEM
+  EXPECT_EQ(connection::client(cc).error(), record_errc::kem_mismatch);
+  cc = client_cfg(*key);
+  cc->extra_server_keys.assign(max_pinned_server_keys, key->public_key());
+  EXPECT_EQ(connection::client(cc).error(), record_errc::invalid_algorithm_list);
+  cc = client_cfg(*key);
+  cc->app_protocols = {"ok", ""};
+  EXPECT_EQ(connection::client(cc).error(), record_errc::invalid_algorithm_list);
+  cc = client_cfg(*key);
+  cc->app_protocols = {std::string(256, 'x')};
+  EXPECT_EQ(connection::client(cc).error(), record_errc::invalid_algorithm_list);
+  cc = client_cfg(*key);
+  cc->limits.key_blocks_limit = 100;  // not even four full records per key
+  EXPECT_EQ(connection::client(cc).error(), record_errc::invalid_limit);
   auto sc = server_cfg(nullptr);
   EXPECT_EQ(connection::server(sc).error(), record_errc::missing_key);
   sc = server_cfg(std::make_shared<const hpke::private_key>());
@@ -413,10 +503,17 @@ TEST(RecordHandshake, InvalidConfigurationsSayWhatIsWrong) {
   sc = server_cfg(key);
   sc->limits.max_handshake_size = 10;
   EXPECT_EQ(connection::server(sc).error(), record_errc::invalid_limit);
+  sc = server_cfg(key);
+  sc->extra_static_keys = {nullptr};
+  EXPECT_EQ(connection::server(sc).error(), record_errc::missing_key);
+  sc = server_cfg(key);
+  sc->require_client_auth = true;
+  EXPECT_EQ(connection::server(sc).error(), record_errc::missing_client_policy);
   // A configuration error refuses the connection; every code names its
   // problem and none of them is an authentication failure.
   for (record_errc e : {record_errc::missing_key, record_errc::kem_mismatch, record_errc::unsupported_algorithm,
-                        record_errc::invalid_algorithm_list, record_errc::invalid_limit}) {
+                        record_errc::invalid_algorithm_list, record_errc::invalid_limit,
+                        record_errc::missing_client_policy}) {
     EXPECT_NE(make_error_code(e), condition::authentication_failed);
     EXPECT_FALSE(make_error_code(e).message().empty());
   }
@@ -466,7 +563,7 @@ TEST(RecordFragments, ByteAtATimeBothDirectionsWithKeyUpdates) {
   bytes wire;
   write_all(p.client, tail, wire);
   ASSERT_EQ(records_of(wire).size(), 2u);
-  EXPECT_EQ(records_of(wire)[0].type, 3);  // key_update first
+  EXPECT_EQ(records_of(wire)[0].size, record_overhead);  // key_update first (type hidden, no padding)
   bytes got;
   ASSERT_FALSE(deliver(p.server, wire, bytewise(), &got));
   EXPECT_EQ(got, tail);
@@ -668,7 +765,12 @@ TEST(RecordLimits, AutomaticKeyUpdateBeforeTheSoftLimit) {
   for (int i = 0; i < 10; ++i) write_all(p.client, pattern(50, static_cast<std::uint8_t>(i)), wire);
   const auto recs = records_of(wire);
   std::size_t updates = 0;
-  for (const auto& r : recs) updates += r.type == 3;
+  // Without padding a key update is the only record with an empty inner
+  // content (its type byte alone): 4 + 1 + 16 bytes, all of outer type 2.
+  for (const auto& r : recs) {
+    EXPECT_EQ(r.type, 2);
+    updates += r.size == record_overhead;
+  }
   EXPECT_EQ(updates, 3u);  // every 4th record is a key update: 10 data records need 3
   EXPECT_EQ(recs.size(), 13u);
   bytes got;
@@ -690,28 +792,51 @@ TEST(RecordLimits, AutomaticKeyUpdateBeforeTheSoftLimit) {
   EXPECT_EQ(hook::receive_sequence(q.server), 1u);
 }
 
-TEST(RecordLimits, AesGcmUpdatesItsKeyEvery2To24RecordsWhateverTheSetting) {
+// The per-key limit of records + blocks (docs/protocol.md 3.5), lowered
+// through the test hook limit: the sender updates before a record would
+// leave no room for the key_update under the limit, whatever
+// key_update_after says, and the receiver follows.
+TEST(RecordLimits, ByteLimitTriggersAKeyUpdate) {
   auto key = make_key(hpke::kem_id::x25519);
-  for (const std::uint64_t setting : {std::uint64_t{0}, std::uint64_t{1} << 32}) {
-    for (const auto aead : {record_aead::aes128_gcm, record_aead::chacha20_poly1305}) {
-      auto cc = client_cfg(*key);
-      cc->aeads = {aead};
-      cc->limits.key_update_after = setting;
-      auto p = connected(cc, server_cfg(key));
-      ASSERT_EQ(p.client.aead(), aead);
-      const std::uint64_t start = (std::uint64_t{1} << 24) - 2;
-      hook::set_send_sequence(p.client, start);
-      hook::set_receive_sequence(p.server, start);
-      bytes wire, got;
-      write_all(p.client, to_bytes("a"), wire);
-      write_all(p.client, to_bytes("b"), wire);
-      const bool gcm = aead == record_aead::aes128_gcm;
-      // GCM: a key update at 2^24 - 1, then "b" at seq 0 of the new key.
-      EXPECT_EQ(hook::send_sequence(p.client), gcm ? 1u : start + 2) << setting;
-      ASSERT_FALSE(deliver(p.server, wire, whole(), &got));
-      EXPECT_EQ(got, to_bytes("ab"));
-    }
+  for (const auto aead : {record_aead::aes128_gcm, record_aead::chacha20_poly1305}) {
+    auto cc = client_cfg(*key);
+    cc->aeads = {aead};
+    cc->limits.key_update_after = 0;  // records alone never trigger an update
+    cc->limits.max_record_size = 1024;
+    cc->limits.key_blocks_limit = 4 * (2 + (1024 + 1 + 15) / 16);  // the smallest allowed: 268
+    auto sc = server_cfg(key);
+    sc->limits.max_record_size = 1024;
+    auto p = connected(cc, sc);
+    bytes wire, got;
+    // A 1024-byte record costs 1 + 65 = 66; a key update 2. After four
+    // records (264) a fifth would leave no room for the update under 268:
+    // the update comes first.
+    for (int i = 0; i < 4; ++i) write_all(p.client, pattern(1024, static_cast<std::uint8_t>(i)), wire);
+    EXPECT_EQ(hook::send_sequence(p.client), 4u);
+    EXPECT_EQ(hook::send_blocks(p.client), 264u);
+    write_all(p.client, pattern(1024, 9), wire);
+    EXPECT_EQ(hook::send_sequence(p.client), 1u) << "updated, then one record under the new key";
+    EXPECT_EQ(hook::send_blocks(p.client), 66u);
+    const auto recs = records_of(wire);
+    ASSERT_EQ(recs.size(), 6u);
+    EXPECT_EQ(recs[4].size, record_overhead) << "the key update";
+    ASSERT_FALSE(deliver(p.server, wire, whole(), &got));
+    EXPECT_EQ(got.size(), 5u * 1024);
+    EXPECT_EQ(hook::receive_sequence(p.server), 1u);
   }
+  // The AEADs' own limits: AES-GCM 2^35, the ChaCha20 AEADs 2^46.
+  auto cc = client_cfg(*key);
+  cc->aeads = {record_aead::aes256_gcm};
+  auto p = connected(cc, server_cfg(key));
+  hook::set_send_blocks(p.client, (std::uint64_t{1} << 35) - 4);
+  bytes wire, got;
+  write_all(p.client, to_bytes("a"), wire);  // costs 2, leaving exactly the 2 of an update
+  EXPECT_EQ(hook::send_blocks(p.client), (std::uint64_t{1} << 35) - 2);
+  write_all(p.client, to_bytes("b"), wire);
+  EXPECT_EQ(hook::send_blocks(p.client), 2u) << "a key update came first";
+  EXPECT_EQ(hook::send_sequence(p.client), 1u);
+  ASSERT_FALSE(deliver(p.server, wire, whole(), &got));
+  EXPECT_EQ(got, to_bytes("ab"));
 }
 
 TEST(RecordLimits, SequenceExhaustion) {

@@ -9,7 +9,7 @@
 
 TEST(RecordErrors, EveryCodeHasAMessageAndTheCategory) {
   using sealwire::record_errc;
-  for (int e = 1; e <= static_cast<int>(record_errc::invalid_limit); ++e) {
+  for (int e = 1; e <= static_cast<int>(record_errc::missing_client_policy); ++e) {
     const std::error_code ec = static_cast<record_errc>(e);
     EXPECT_EQ(ec.category(), sealwire::record_category());
     EXPECT_EQ(ec.message().find("unknown"), std::string::npos) << e;
@@ -41,6 +41,9 @@ TEST(ErrorConditions, OneTestForAuthenticationFailureAcrossLayers) {
   }
   EXPECT_EQ(hpke_failure, hpke_errc::open_failed);
   EXPECT_EQ(std::error_code(record_errc::server_key_mismatch), condition::authentication_failed);
+  EXPECT_EQ(std::error_code(record_errc::unknown_server_key), condition::authentication_failed);
+  // A peer's close with an error reason is its decision, not a forgery.
+  EXPECT_NE(std::error_code(record_errc::peer_error_close), condition::authentication_failed);
   EXPECT_EQ(std::error_code(crypto_errc::invalid_signature), condition::authentication_failed);
   // Other codes keep their own meaning.
   EXPECT_NE(std::error_code(record_errc::truncated), condition::authentication_failed);

@@ -5,10 +5,13 @@
 // the independent HPKE of tests/support/hpke_oracle. The peer plays the
 // client against a library server and the server against a library client,
 // for every KEM, KDF and record AEAD, with and without client
-// authentication, at every CPU level; it checks the Finished MACs, derives the traffic keys and
-// IVs, and exchanges application, key_update and close records: the
-// library's records equal the peer's byte for byte (same content, sequence
-// number and padding), and the library opens what the peer sealed.
+// authentication (the server's encapsulation to the client's key), at every
+// CPU level; it checks the key ids, the application protocol choice and the
+// Finished MACs, derives the traffic keys, IVs and the exporter secret, and
+// exchanges application, key_update and close records with hidden inner
+// types: the library's records equal the peer's byte for byte (same
+// content, sequence number and padding), the library opens what the peer
+// sealed, and the library's exporter and channel binding equal the peer's.
 #include <sealwire/record/connection.hpp>
 
 #include "harness.hpp"
@@ -33,7 +36,9 @@ using sealwire::test::to_hex;
 
 // ---- the specification, written out --------------------------------------
 
-constexpr std::uint8_t t_handshake = 1, t_application = 2, t_key_update = 3, t_close = 4;
+// The outer types (3), and the inner types of protected records (3.1).
+constexpr std::uint8_t t_handshake = 1, t_protected = 2;
+constexpr std::uint8_t t_application = 2, t_key_update = 3, t_close = 4;
 
 bytes str(std::string_view s) { return bytes(s.begin(), s.end()); }
 bytes cat(bytes a, const bytes& b) {
@@ -77,13 +82,14 @@ spec_suite suite_of(hpke::kem_id kem, hpke::kdf_id kdf, record_aead aead) {
   return s;
 }
 
-// ExpandLabel(secret, label, context, L) (4.2).
+// ExpandLabel(secret, label, context, L) (4.2): the HkdfLabel shape.
 bytes expand_label(const spec_suite& s, const bytes& secret, std::string_view label, const bytes& context,
                    std::size_t len) {
   bytes info;
   put_u16(info, len);
-  info = cat(info, str("sealwire v1 "));
-  info = cat(info, str(label));
+  const bytes full = cat(str("sealwire v2 "), str(label));
+  info.push_back(static_cast<std::uint8_t>(full.size()));
+  info = cat(info, full);
   info.push_back(static_cast<std::uint8_t>(context.size()));
   info = cat(info, context);
   auto out = ossl::evp_hkdf_expand(s.digest, secret, info, len);
@@ -114,21 +120,22 @@ struct direction {
     for (int i = 0; i < 8; ++i) n[s.nn - 1 - static_cast<std::size_t>(i)] ^= static_cast<std::uint8_t>(seq >> (8 * i));
     return n;
   }
-  // seal: header || AEAD(key, nonce, aad = header, content || 0x01 || zeros).
-  bytes seal(std::uint8_t type, const bytes& content, std::size_t padding = 0, std::optional<bytes> inner = {}) {
+  // seal: header(2) || AEAD(key, nonce, aad = header, content || type || zeros).
+  bytes seal(std::uint8_t type, const bytes& content, std::size_t padding = 0, std::optional<bytes> inner = {},
+             std::uint8_t outer = t_protected) {
     bytes in = inner ? *inner : content;
     if (!inner) {
-      in.push_back(0x01);
+      in.push_back(type);
       in.resize(in.size() + padding, 0);
     }
-    const bytes h = header(type, in.size() + 16);
+    const bytes h = header(outer, in.size() + 16);
     auto body = ossl::evp_aead_seal(s.cipher, key, nonce(), h, in);
     EXPECT_TRUE(body.has_value());
     ++seq;
     return cat(h, body.value_or(bytes{}));
   }
-  // open: the record's type and content, after the tag verified and the
-  // padding and marker were stripped; nullopt when anything is wrong.
+  // open: the record's inner type and content, after the tag verified and
+  // the padding and type byte were stripped; nullopt when anything is wrong.
   struct opened {
     std::uint8_t type;
     bytes content;
@@ -138,23 +145,54 @@ struct direction {
     if (record.size() < 4) return std::nullopt;
     const bytes h(record.begin(), record.begin() + 4);
     const std::size_t len = (std::size_t{h[1]} << 16) | (std::size_t{h[2]} << 8) | h[3];
-    if (record.size() != 4 + len) return std::nullopt;
+    if (record.size() != 4 + len || h[0] != t_protected) return std::nullopt;
     auto in = ossl::evp_aead_open(s.cipher, key, nonce(), h, bytes(record.begin() + 4, record.end()));
     if (!in) return std::nullopt;
     ++seq;
     std::size_t end = in->size();
     while (end > 0 && (*in)[end - 1] == 0) --end;
-    if (end == 0 || (*in)[end - 1] != 1) return std::nullopt;
-    return opened{h[0], bytes(in->begin(), in->begin() + static_cast<std::ptrdiff_t>(end - 1)), in->size() - end};
+    if (end == 0) return std::nullopt;
+    return opened{(*in)[end - 1], bytes(in->begin(), in->begin() + static_cast<std::ptrdiff_t>(end - 1)),
+                  in->size() - end};
   }
 };
 
-// The traffic secrets from the handshake secret and TH2 (4.2).
-void traffic_keys(const spec_suite& s, const bytes& hs, const bytes& th2, direction& c2s, direction& s2c) {
+// The traffic secrets from the handshake secret and TH2 (4.2); returns the
+// exporter secret.
+bytes traffic_keys(const spec_suite& s, const bytes& hs, const bytes& th2, direction& c2s, direction& s2c) {
   const bytes master = expand_label(s, hs, "master", th2, s.nh);
   c2s.s = s2c.s = s;
   c2s.install(expand_label(s, master, "c traffic", {}, s.nh));
   s2c.install(expand_label(s, master, "s traffic", {}, s.nh));
+  return expand_label(s, master, "exporter", {}, s.nh);
+}
+
+// export_keying_material (5).
+bytes spec_export(const spec_suite& s, const bytes& exporter, std::string_view label, const bytes& context,
+                  std::size_t len) {
+  const bytes derived = expand_label(s, exporter, label, hash(s, {}), s.nh);
+  return expand_label(s, derived, "exporter", hash(s, context), len);
+}
+
+// check_exporters compares the library's exporter and channel binding with
+// the specification's.
+void check_exporters(const connection& lib, const spec_suite& s, const bytes& exporter) {
+  bytes out(40);
+  ASSERT_TRUE(lib.export_keying_material(out, "EXPORTER-oracle", str("ctx")));
+  EXPECT_EQ(to_hex(out), to_hex(spec_export(s, exporter, "EXPORTER-oracle", str("ctx"), 40))) << "exporter";
+  const auto cb = lib.channel_binding();
+  ASSERT_TRUE(cb);
+  EXPECT_EQ(to_hex(vec(*cb)), to_hex(spec_export(s, exporter, "EXPORTER-Channel-Binding", {}, 32)))
+      << "channel binding";
+}
+
+// key_id (2): SHA-256("sealwire v2 key id" || u16 kem || pk)[0..8].
+bytes key_id(std::uint16_t kem, const bytes& pk) {
+  bytes in = str("sealwire v2 key id");
+  put_u16(in, kem);
+  in = cat(in, pk);
+  const bytes d = ossl::evp_digest("SHA256", in).value_or(bytes(32));
+  return bytes(d.begin(), d.begin() + 8);
 }
 
 // The HPKE export of one handshake context (suite (kem, kdf, 0xffff)).
@@ -231,19 +269,19 @@ void exchange(connection& lib, direction& out, direction& in, std::size_t pad_to
     EXPECT_TRUE(got->content.empty());
   }
 
-  // Key updates, each side: lib's key_update is never padded; after it, lib
-  // seals with traffic_{n+1} from sequence 0.
+  // Key updates, each side: lib's key_update is padded like application
+  // data (3.1); after it, lib seals with traffic_{n+1} from sequence 0.
   ASSERT_TRUE(lib.update_keys());
   {
     const auto recs = split_records(take_pending(lib));
     ASSERT_EQ(recs.size(), 1u);
     direction copy = in;
-    EXPECT_EQ(to_hex(recs[0]), to_hex(copy.seal(t_key_update, {})));
+    EXPECT_EQ(to_hex(recs[0]), to_hex(copy.seal(t_key_update, {}, padding_for(0, pad_to))));
     const auto got = in.open(recs[0]);
     ASSERT_TRUE(got);
     EXPECT_EQ(got->type, t_key_update);
     EXPECT_TRUE(got->content.empty());
-    EXPECT_EQ(got->padding, 0u);
+    EXPECT_EQ(got->padding, padding_for(0, pad_to));
     in.update();
   }
   const bytes after = rng.fill(33);
@@ -265,18 +303,19 @@ void exchange(connection& lib, direction& out, direction& in, std::size_t pad_to
   ASSERT_FALSE(deliver(lib, out.seal(t_application, msg), bytewise(), &plain));
   EXPECT_EQ(plain, msg) << "after the peer's key update";
 
-  // Close, each side.
+  // Close, each side: one reason byte (3.4), 0 = normal, padded too.
   ASSERT_TRUE(lib.close());
   {
     const auto recs = split_records(take_pending(lib));
     ASSERT_EQ(recs.size(), 1u);
     direction copy = in;
-    EXPECT_EQ(to_hex(recs[0]), to_hex(copy.seal(t_close, {})));
+    EXPECT_EQ(to_hex(recs[0]), to_hex(copy.seal(t_close, {0}, padding_for(1, pad_to))));
     const auto got = in.open(recs[0]);
     ASSERT_TRUE(got);
     EXPECT_EQ(got->type, t_close);
+    EXPECT_EQ(got->content, bytes{0});
   }
-  ASSERT_FALSE(deliver(lib, out.seal(t_close, {}), whole(), &plain));
+  ASSERT_FALSE(deliver(lib, out.seal(t_close, {0}, 5), whole(), &plain));
   EXPECT_TRUE(lib.peer_closed());
   EXPECT_TRUE(lib.end_of_input());
 }
@@ -301,36 +340,55 @@ void spec_client_against_library_server(const param& p) {
   const std::size_t pad_to = pad_of(p);
   seeded_random rng(0x5eca11 + s.kem * 7 + s.kdf * 3 + s.aead + (client_auth ? 1000 : 0));
 
+  // The server holds two keys (a rotation, 4.4); the peer pins a key the
+  // server does not hold first, then the server's second key.
   auto server_key = make_key(kem);
+  auto old_key = make_key(kem);
   auto sc = server_cfg(server_key);
+  sc->extra_static_keys = {old_key};
   sc->limits.pad_to = pad_to;
   sc->require_client_auth = client_auth;
+  sc->accept_any_client_key = true;
+  sc->app_protocols = {"svc/1", "svc/2"};
   auto server = connection::server(sc);
   ASSERT_TRUE(server);
 
   // ClientHello (4.1): two versions (one unknown), two AEADs (the first one
-  // unknown: the server picks the first it supports).
+  // unknown: the server picks the first it supports), two protocols (the
+  // server picks the client's first that it runs), two key_shares.
   const auto eph = ref::derive_key_pair(s.kem, rng.fill(64));
   const auto e1 = ref::derive_key_pair(s.kem, rng.fill(64));
+  const auto e_unknown = ref::derive_key_pair(s.kem, rng.fill(64));
+  const auto unknown = ref::derive_key_pair(s.kem, rng.fill(64));
   const auto cs = ref::derive_key_pair(s.kem, rng.fill(64));
-  ASSERT_TRUE(eph && e1 && cs);
-  const ref::key_pair ks = ref_pair(*server_key);
-  const auto enc1 = ref::encap(s.kem, ks.pk, *e1, client_auth ? &*cs : nullptr);
-  ASSERT_TRUE(enc1);
-  const auto ss1 = export_ss(s, enc1->shared_secret, client_auth ? ref::mode_auth : ref::mode_base,
-                             "sealwire v1 static", "sealwire v1 ss1");
+  ASSERT_TRUE(eph && e1 && e_unknown && unknown && cs);
+  const ref::key_pair ks = ref_pair(*old_key);
+  const auto enc1 = ref::encap(s.kem, ks.pk, *e1);
+  const auto enc_unknown = ref::encap(s.kem, unknown->pk, *e_unknown);
+  ASSERT_TRUE(enc1 && enc_unknown);
+  const auto ss1 = export_ss(s, enc1->shared_secret, ref::mode_base, "sealwire v2 static", "sealwire v2 ss1");
   ASSERT_TRUE(ss1);
   bytes ch{1, 2};
   put_u16(ch, 0x7f01);
-  put_u16(ch, 0x0001);
+  put_u16(ch, 0x0002);
   put_u16(ch, s.kem);
   put_u16(ch, s.kdf);
   ch.push_back(2);
   put_u16(ch, 0xfefe);
   put_u16(ch, s.aead);
-  ch.push_back(client_auth ? 1 : 0);
+  ch.push_back(2);
+  ch.push_back(5);
+  ch = cat(ch, str("other"));
+  ch.push_back(5);
+  ch = cat(ch, str("svc/2"));
+  ch.push_back(2);
+  ch = cat(ch, key_id(s.kem, unknown->pk));
+  put_vec16(ch, enc_unknown->enc);
+  const bytes used_id = key_id(s.kem, ks.pk);
+  ch = cat(ch, used_id);
   put_vec16(ch, enc1->enc);
   put_vec16(ch, eph->pk);
+  ch.push_back(client_auth ? 1 : 0);
   if (client_auth) put_vec16(ch, cs->pk);
   bytes none;
   ASSERT_FALSE(deliver(*server, cat(header(t_handshake, ch.size()), ch), whole(), &none));
@@ -342,34 +400,53 @@ void spec_client_against_library_server(const param& p) {
   ASSERT_EQ(flight[1][0], t_handshake);
   const bytes sh(flight[0].begin() + 4, flight[0].end());
   const bytes sf(flight[1].begin() + 4, flight[1].end());
-  ASSERT_EQ(sh.size(), 7 + ref::kem_of(s.kem)->n_enc);
+  const std::size_t n_enc = ref::kem_of(s.kem)->n_enc;
+  const std::size_t proto_at = 1 + 2 + 2 + 8;
+  ASSERT_EQ(sh.size(), proto_at + 1 + 5 + 2 + n_enc + (client_auth ? 2 + n_enc : 0));
   EXPECT_EQ(sh[0], 2);
-  EXPECT_EQ((sh[1] << 8) | sh[2], 0x0001) << "version";
+  EXPECT_EQ((sh[1] << 8) | sh[2], 0x0002) << "version";
   EXPECT_EQ((sh[3] << 8) | sh[4], s.aead) << "the first AEAD of the client's list the server supports";
-  ASSERT_EQ(static_cast<std::size_t>((sh[5] << 8) | sh[6]), sh.size() - 7);
-  const bytes enc2(sh.begin() + 7, sh.end());
+  EXPECT_EQ(to_hex(bytes(sh.begin() + 5, sh.begin() + 13)), to_hex(used_id)) << "the key the server holds";
+  EXPECT_EQ(bytes(sh.begin() + proto_at, sh.begin() + proto_at + 6), cat({5}, str("svc/2"))) << "protocol";
+  std::size_t at = proto_at + 6;
+  ASSERT_EQ(static_cast<std::size_t>((sh[at] << 8) | sh[at + 1]), n_enc);
+  const bytes enc2(sh.begin() + static_cast<std::ptrdiff_t>(at + 2),
+                   sh.begin() + static_cast<std::ptrdiff_t>(at + 2 + n_enc));
+  at += 2 + n_enc;
 
   // Key schedule (4.2).
   const auto ss_eph = ref::decap(s.kem, enc2, *eph);
   ASSERT_TRUE(ss_eph);
-  const auto ss2 = export_ss(s, *ss_eph, ref::mode_base, "sealwire v1 ephemeral", "sealwire v1 ss2");
+  const auto ss2 = export_ss(s, *ss_eph, ref::mode_base, "sealwire v2 ephemeral", "sealwire v2 ss2");
   ASSERT_TRUE(ss2);
-  const auto hs = ossl::evp_hkdf_extract(s.digest, *ss2, *ss1);
+  bytes ss3;
+  if (client_auth) {
+    ASSERT_EQ(static_cast<std::size_t>((sh[at] << 8) | sh[at + 1]), n_enc);
+    const bytes enc3(sh.begin() + static_cast<std::ptrdiff_t>(at + 2), sh.end());
+    const auto ss_client = ref::decap(s.kem, enc3, *cs);
+    ASSERT_TRUE(ss_client);
+    const auto x = export_ss(s, *ss_client, ref::mode_base, "sealwire v2 client", "sealwire v2 ss3");
+    ASSERT_TRUE(x);
+    ss3 = *x;
+  }
+  const auto hs = ossl::evp_hkdf_extract(s.digest, *ss2, cat(*ss1, ss3));
   ASSERT_TRUE(hs);
   const bytes th1 = hash(s, cat(ch, sh));
-  const bytes s_mac = hmac(s, expand_label(s, *hs, "s finished", th1, s.nh), th1);
+  const bytes s_mac = hmac(s, expand_label(s, *hs, "s finished", {}, s.nh), th1);
   EXPECT_EQ(to_hex(sf), to_hex(cat({3}, s_mac))) << "ServerFinished";
   const bytes th2 = hash(s, cat(cat(ch, sh), sf));
-  const bytes cf = cat({4}, hmac(s, expand_label(s, *hs, "c finished", th2, s.nh), th2));
+  const bytes cf = cat({4}, hmac(s, expand_label(s, *hs, "c finished", {}, s.nh), th2));
   EXPECT_FALSE(server->handshake_complete());
   ASSERT_FALSE(deliver(*server, cat(header(t_handshake, cf.size()), cf), whole(), &none));
   ASSERT_TRUE(server->handshake_complete());
+  EXPECT_EQ(server->app_protocol(), "svc/2");
   if (client_auth) {
     EXPECT_EQ(to_hex(server->peer_public_key()), to_hex(cs->pk));
   }
 
   direction c2s, s2c;
-  traffic_keys(s, *hs, th2, c2s, s2c);
+  const bytes exporter = traffic_keys(s, *hs, th2, c2s, s2c);
+  check_exporters(*server, s, exporter);
   exchange(*server, c2s, s2c, pad_to, rng);
 }
 
@@ -385,6 +462,7 @@ void spec_server_against_library_client(const param& p) {
   auto cc = client_cfg(*server_key);
   cc->kdf = kdf;
   cc->aeads = {aead};
+  cc->app_protocols = {"svc"};
   cc->limits.pad_to = pad_to;
   std::shared_ptr<const hpke::private_key> client_key;
   if (client_auth) {
@@ -400,15 +478,21 @@ void spec_server_against_library_client(const param& p) {
   ASSERT_EQ(first[0][0], t_handshake);
   const bytes ch(first[0].begin() + 4, first[0].end());
   const auto kp = *ref::kem_of(s.kem);
-  bytes expect_ch{1, 1, 0x00, 0x01};
+  const ref::key_pair ks = ref_pair(*server_key);
+  bytes expect_ch{1, 1, 0x00, 0x02};
   put_u16(expect_ch, s.kem);
   put_u16(expect_ch, s.kdf);
   expect_ch.push_back(1);
   put_u16(expect_ch, s.aead);
-  expect_ch.push_back(client_auth ? 1 : 0);
+  expect_ch.push_back(1);
+  expect_ch.push_back(3);
+  expect_ch = cat(expect_ch, str("svc"));
+  expect_ch.push_back(1);
+  const bytes id = key_id(s.kem, ks.pk);
+  expect_ch = cat(expect_ch, id);
   put_u16(expect_ch, kp.n_enc);
   const std::size_t fixed = expect_ch.size();
-  ASSERT_EQ(ch.size(), fixed + kp.n_enc + 2 + kp.n_pk + (client_auth ? 2 + kp.n_pk : 0));
+  ASSERT_EQ(ch.size(), fixed + kp.n_enc + 2 + kp.n_pk + 1 + (client_auth ? 2 + kp.n_pk : 0));
   EXPECT_EQ(to_hex(bytes(ch.begin(), ch.begin() + static_cast<std::ptrdiff_t>(fixed))), to_hex(expect_ch));
   const bytes enc1(ch.begin() + static_cast<std::ptrdiff_t>(fixed),
                    ch.begin() + static_cast<std::ptrdiff_t>(fixed + kp.n_enc));
@@ -417,47 +501,63 @@ void spec_server_against_library_client(const param& p) {
   const bytes eph(ch.begin() + static_cast<std::ptrdiff_t>(at + 2),
                   ch.begin() + static_cast<std::ptrdiff_t>(at + 2 + kp.n_pk));
   at += 2 + kp.n_pk;
+  EXPECT_EQ(ch[at], client_auth ? 1 : 0) << "flags";
+  at += 1;
+  bytes pk_c;
   if (client_auth) {
     ASSERT_EQ(static_cast<std::size_t>((ch[at] << 8) | ch[at + 1]), kp.n_pk);
-    EXPECT_EQ(to_hex(bytes(ch.begin() + static_cast<std::ptrdiff_t>(at + 2), ch.end())),
-              to_hex(client_key->public_key().bytes()));
+    pk_c = bytes(ch.begin() + static_cast<std::ptrdiff_t>(at + 2), ch.end());
+    EXPECT_EQ(to_hex(pk_c), to_hex(client_key->public_key().bytes()));
   }
 
-  // ss1 from enc1 and the server's static key; ss2 from a fresh encapsulation.
-  const bytes pk_c = client_auth ? vec(client_key->public_key().bytes()) : bytes{};
-  const auto ss_static = ref::decap(s.kem, enc1, ref_pair(*server_key), client_auth ? &pk_c : nullptr);
+  // ss1 from enc1 and the server's static key; ss2 and ss3 from fresh
+  // encapsulations to the client's ephemeral and static keys.
+  const auto ss_static = ref::decap(s.kem, enc1, ks);
   ASSERT_TRUE(ss_static);
-  const auto ss1 = export_ss(s, *ss_static, client_auth ? ref::mode_auth : ref::mode_base, "sealwire v1 static",
-                             "sealwire v1 ss1");
+  const auto ss1 = export_ss(s, *ss_static, ref::mode_base, "sealwire v2 static", "sealwire v2 ss1");
   const auto e2 = ref::derive_key_pair(s.kem, rng.fill(64));
-  ASSERT_TRUE(ss1 && e2);
+  const auto e3 = ref::derive_key_pair(s.kem, rng.fill(64));
+  ASSERT_TRUE(ss1 && e2 && e3);
   const auto enc2 = ref::encap(s.kem, eph, *e2);
   ASSERT_TRUE(enc2);
-  const auto ss2 = export_ss(s, enc2->shared_secret, ref::mode_base, "sealwire v1 ephemeral", "sealwire v1 ss2");
+  const auto ss2 = export_ss(s, enc2->shared_secret, ref::mode_base, "sealwire v2 ephemeral", "sealwire v2 ss2");
   ASSERT_TRUE(ss2);
-  bytes sh{2, 0x00, 0x01};
+  bytes sh{2, 0x00, 0x02};
   put_u16(sh, s.aead);
+  sh = cat(sh, id);
+  sh.push_back(3);
+  sh = cat(sh, str("svc"));
   put_vec16(sh, enc2->enc);
-  const auto hs = ossl::evp_hkdf_extract(s.digest, *ss2, *ss1);
+  bytes ss3;
+  if (client_auth) {
+    const auto enc3 = ref::encap(s.kem, pk_c, *e3);
+    ASSERT_TRUE(enc3);
+    const auto x = export_ss(s, enc3->shared_secret, ref::mode_base, "sealwire v2 client", "sealwire v2 ss3");
+    ASSERT_TRUE(x);
+    ss3 = *x;
+    put_vec16(sh, enc3->enc);
+  }
+  const auto hs = ossl::evp_hkdf_extract(s.digest, *ss2, cat(*ss1, ss3));
   ASSERT_TRUE(hs);
   const bytes th1 = hash(s, cat(ch, sh));
-  const bytes sf = cat({3}, hmac(s, expand_label(s, *hs, "s finished", th1, s.nh), th1));
+  const bytes sf = cat({3}, hmac(s, expand_label(s, *hs, "s finished", {}, s.nh), th1));
   const bytes th2 = hash(s, cat(cat(ch, sh), sf));
-  const bytes cf = cat({4}, hmac(s, expand_label(s, *hs, "c finished", th2, s.nh), th2));
+  const bytes cf = cat({4}, hmac(s, expand_label(s, *hs, "c finished", {}, s.nh), th2));
 
   bytes none;
   ASSERT_FALSE(deliver(*client, cat(cat(header(t_handshake, sh.size()), sh), cat(header(t_handshake, sf.size()), sf)),
                        whole(), &none));
   ASSERT_TRUE(client->handshake_complete());
+  EXPECT_EQ(client->app_protocol(), "svc");
   const auto fin = split_records(take_pending(*client));
   ASSERT_EQ(fin.size(), 1u);
   EXPECT_EQ(to_hex(fin[0]), to_hex(cat(header(t_handshake, cf.size()), cf))) << "ClientFinished";
 
   direction c2s, s2c;
-  traffic_keys(s, *hs, th2, c2s, s2c);
+  const bytes exporter = traffic_keys(s, *hs, th2, c2s, s2c);
+  check_exporters(*client, s, exporter);
   exchange(*client, s2c, c2s, pad_to, rng);
 }
-
 
 TEST_P(RecordSpec, SpecClientAgainstLibraryServer) {
   sealwire::test::at_every_level([&] { spec_client_against_library_server(GetParam()); });
@@ -503,32 +603,37 @@ std::optional<spec_session> connected_to_spec_client(seeded_random& rng) {
   const auto eph = ref::derive_key_pair(s.kem, rng.fill(32));
   const auto e1 = ref::derive_key_pair(s.kem, rng.fill(32));
   if (!eph || !e1) return std::nullopt;
-  const auto enc1 = ref::encap(s.kem, ref_pair(*server_key).pk, *e1);
+  const bytes pk = ref_pair(*server_key).pk;
+  const auto enc1 = ref::encap(s.kem, pk, *e1);
   if (!enc1) return std::nullopt;
-  const auto ss1 = export_ss(s, enc1->shared_secret, ref::mode_base, "sealwire v1 static", "sealwire v1 ss1");
+  const auto ss1 = export_ss(s, enc1->shared_secret, ref::mode_base, "sealwire v2 static", "sealwire v2 ss1");
   if (!ss1) return std::nullopt;
-  bytes ch{1, 1, 0x00, 0x01};
+  bytes ch{1, 1, 0x00, 0x02};
   put_u16(ch, s.kem);
   put_u16(ch, s.kdf);
   ch.push_back(1);
   put_u16(ch, s.aead);
-  ch.push_back(0);
+  ch.push_back(0);  // no protocols
+  ch.push_back(1);  // one key_share
+  ch = cat(ch, key_id(s.kem, pk));
   put_vec16(ch, enc1->enc);
   put_vec16(ch, eph->pk);
+  ch.push_back(0);
   bytes none;
   if (deliver(*server, cat(header(t_handshake, ch.size()), ch), whole(), &none)) return std::nullopt;
   const auto flight = split_records(take_pending(*server));
   if (flight.size() != 2) return std::nullopt;
   const bytes sh(flight[0].begin() + 4, flight[0].end()), sf(flight[1].begin() + 4, flight[1].end());
-  if (sh.size() < 7) return std::nullopt;
-  const auto ss_eph = ref::decap(s.kem, bytes(sh.begin() + 7, sh.end()), *eph);
+  const std::size_t enc2_at = 1 + 2 + 2 + 8 + 1 + 2;
+  if (sh.size() != enc2_at + 32) return std::nullopt;
+  const auto ss_eph = ref::decap(s.kem, bytes(sh.begin() + enc2_at, sh.end()), *eph);
   if (!ss_eph) return std::nullopt;
-  const auto ss2 = export_ss(s, *ss_eph, ref::mode_base, "sealwire v1 ephemeral", "sealwire v1 ss2");
+  const auto ss2 = export_ss(s, *ss_eph, ref::mode_base, "sealwire v2 ephemeral", "sealwire v2 ss2");
   if (!ss2) return std::nullopt;
   const auto hs = ossl::evp_hkdf_extract(s.digest, *ss2, *ss1);
   if (!hs) return std::nullopt;
   const bytes th2 = hash(s, cat(cat(ch, sh), sf));
-  const bytes cf = cat({4}, hmac(s, expand_label(s, *hs, "c finished", th2, s.nh), th2));
+  const bytes cf = cat({4}, hmac(s, expand_label(s, *hs, "c finished", {}, s.nh), th2));
   if (deliver(*server, cat(header(t_handshake, cf.size()), cf), whole(), &none)) return std::nullopt;
   spec_session out{std::move(*server), {}, {}};
   traffic_keys(s, *hs, th2, out.c2s, out.s2c);
@@ -546,13 +651,17 @@ TEST(RecordSpecReceiver, RefusesWhatTheSpecificationForbids) {
     record_errc want;
   };
   const bad_case cases[] = {
-      {"inner plaintext without a marker", [](direction& d) { return d.seal(t_application, {}, 0, bytes(9, 0)); },
+      {"inner plaintext of zeros only (no type)", [](direction& d) { return d.seal(t_application, {}, 0, bytes(9, 0)); },
        record_errc::unexpected_record},
-      {"a body too short for a marker and a tag", [](direction& d) { return d.seal(t_application, {}, 0, bytes{}); },
+      {"a body too short for a type and a tag", [](direction& d) { return d.seal(t_application, {}, 0, bytes{}); },
        record_errc::bad_record_mac},
       {"key_update with content", [](direction& d) { return d.seal(t_key_update, bytes{7}); },
        record_errc::unexpected_record},
-      {"close with content", [](direction& d) { return d.seal(t_close, bytes{0, 1}); }, record_errc::unexpected_record},
+      {"close without a reason", [](direction& d) { return d.seal(t_close, {}); }, record_errc::unexpected_record},
+      {"close with two content bytes", [](direction& d) { return d.seal(t_close, bytes{0, 1}); },
+       record_errc::unexpected_record},
+      {"close with an error reason", [](direction& d) { return d.seal(t_close, bytes{3}, 7); },
+       record_errc::peer_error_close},
       {"a sequence number skipped",
        [](direction& d) {
          ++d.seq;
@@ -562,14 +671,19 @@ TEST(RecordSpecReceiver, RefusesWhatTheSpecificationForbids) {
       {"the header changed after sealing (it is the AAD)",
        [](direction& d) {
          bytes r = d.seal(t_application, bytes{1, 2, 3});
-         r[0] = t_key_update;
+         r[3] = static_cast<std::uint8_t>(r[3] + 1);
+         r.push_back(0);
          return r;
        },
        record_errc::bad_record_mac},
       {"padding past max_record_size + 1",
        [](direction& d) { return d.seal(t_application, bytes{1}, 16384 + 1 - 2 + 1); }, record_errc::record_too_large},
-      {"a record type the protocol does not have", [](direction& d) { return d.seal(5, bytes{1}); },
+      {"an inner type the protocol does not have", [](direction& d) { return d.seal(5, bytes{1}); },
        record_errc::unexpected_record},
+      {"an inner handshake type", [](direction& d) { return d.seal(t_handshake, bytes{1}); },
+       record_errc::unexpected_record},
+      {"an outer type other than 2 (the v1 key_update type)",
+       [](direction& d) { return d.seal(t_key_update, {}, 0, {}, 3); }, record_errc::unexpected_record},
       {"a handshake record after the handshake",
        [](direction&) {
          bytes r = header(t_handshake, 2);

@@ -23,18 +23,30 @@ inline crypto::hash_algorithm hash_of(hpke::kdf_id kdf) noexcept {
 
 inline std::size_t hash_size(hpke::kdf_id kdf) noexcept { return crypto::digest_size(hash_of(kdf)); }
 
-inline void extract(hpke::kdf_id kdf, std::span<std::uint8_t> prk, bytes_view salt, bytes_view ikm) noexcept {
-  crypto::hkdf_extract(hash_of(kdf), prk, salt, {ikm});
+// extract is HKDF-Extract(salt, ikm1 || ikm2).
+inline void extract(hpke::kdf_id kdf, std::span<std::uint8_t> prk, bytes_view salt, bytes_view ikm1,
+                    bytes_view ikm2 = {}) noexcept {
+  crypto::hkdf_extract(hash_of(kdf), prk, salt, {ikm1, ikm2});
 }
 
-// expand_label = HKDF-Expand(secret, u16 L || "sealwire v1 " || label || u8 len(ctx) || ctx, L)
-inline void expand_label(hpke::kdf_id kdf, std::span<std::uint8_t> out, bytes_view secret, std::string_view label,
+// label_prefix starts every ExpandLabel label (docs/protocol.md 4.2).
+inline constexpr std::string_view label_prefix = "sealwire v2 ";
+// max_label_size keeps "sealwire v2 " || label within a u8 length.
+inline constexpr std::size_t max_label_size = 255 - label_prefix.size();
+
+// expand_label is HKDF-Expand(secret, HkdfLabel, L) with TLS 1.3's HkdfLabel
+// shape (RFC 8446 7.1): u16 L || u8 len(prefix || label) || prefix || label
+// || u8 len(context) || context. Labels up to max_label_size and contexts up
+// to 255 bytes (callers check); returns false only when L is too long.
+inline bool expand_label(hpke::kdf_id kdf, std::span<std::uint8_t> out, bytes_view secret, std::string_view label,
                          bytes_view context) noexcept {
   const std::uint8_t length[2] = {static_cast<std::uint8_t>(out.size() >> 8), static_cast<std::uint8_t>(out.size())};
+  const std::uint8_t label_len = static_cast<std::uint8_t>(label_prefix.size() + label.size());
   const std::uint8_t ctx_len = static_cast<std::uint8_t>(context.size());
-  static_cast<void>(crypto::hkdf_expand(
-      hash_of(kdf), out, secret,
-      {bytes_view(length), bytes_of("sealwire v1 "), bytes_of(label), bytes_view(&ctx_len, 1), context}));
+  return crypto::hkdf_expand(hash_of(kdf), out, secret,
+                             {bytes_view(length), bytes_view(&label_len, 1), bytes_of(label_prefix), bytes_of(label),
+                              bytes_view(&ctx_len, 1), context})
+      .has_value();
 }
 
 inline void hmac(hpke::kdf_id kdf, std::span<std::uint8_t> out, bytes_view key, bytes_view data) noexcept {

@@ -12,11 +12,14 @@
 #include <sealwire/record/config.hpp>
 #include <sealwire/record/error.hpp>
 
+#include <array>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace sealwire::record {
@@ -27,7 +30,7 @@ enum class role : std::uint8_t { client, server };
 using sealwire::bytes_view;
 
 namespace detail {
-struct handshake_state;
+class handshake;
 struct connection_test_access;
 
 // One direction's traffic protection: secret, key (set up once per traffic
@@ -37,6 +40,7 @@ struct direction_keys {
   crypto::aead_key key;             // the traffic key, keyed for alg
   crypto::secret_array<24> iv;      // nonce_size bytes used
   std::uint64_t seq = 0;
+  std::uint64_t blocks = 0;  // records + 16-byte blocks sealed under this key (send side)
   std::size_t nh = 0;
   std::size_t nonce_size = 12;
   std::size_t key_size = 32;
@@ -45,7 +49,9 @@ struct direction_keys {
 };
 
 // A fixed-capacity byte buffer that is never value-initialised (sealing
-// writes every byte it hands out) and wiped when freed.
+// writes every byte it hands out) and wiped when freed, up to the highest
+// byte its owner said it may have written (touch): wiping pages nothing
+// wrote would fault them in for every connection.
 class SEALWIRE_API byte_buffer {
  public:
   byte_buffer() noexcept = default;
@@ -56,10 +62,13 @@ class SEALWIRE_API byte_buffer {
   [[nodiscard]] std::uint8_t* data() noexcept { return p_.get(); }
   [[nodiscard]] const std::uint8_t* data() const noexcept { return p_.get(); }
   [[nodiscard]] std::size_t capacity() const noexcept { return cap_; }
+  // touch records that the first `end` bytes may hold data (wiped when freed).
+  void touch(std::size_t end) noexcept { high_ = end > high_ ? (end < cap_ ? end : cap_) : high_; }
 
  private:
   std::unique_ptr<std::uint8_t[]> p_;
   std::size_t cap_ = 0;
+  std::size_t high_ = 0;
 };
 }  // namespace detail
 
@@ -130,6 +139,11 @@ class SEALWIRE_API connection {
 
   // peer_closed: the peer's close record was received (and everything before it).
   [[nodiscard]] bool peer_closed() const noexcept { return peer_closed_; }
+  // peer_close_reason is the reason code of the peer's close record
+  // (meaningful once peer_closed()). A reason other than normal also fails
+  // the connection with `peer_error_close`: the peer ended it on purpose,
+  // which an application may want to tell from a cut stream (`truncated`).
+  [[nodiscard]] close_reason peer_close_reason() const noexcept { return peer_close_reason_; }
 
   // ---- sending ----
 
@@ -150,8 +164,19 @@ class SEALWIRE_API connection {
   // it only when pending() is empty (otherwise `bad_state`).
   [[nodiscard]] result<seal_result> seal_to(std::span<std::uint8_t> out, std::span<const bytes_view> data) noexcept;
 
-  // close queues the close record; later writes fail with `closed`.
-  [[nodiscard]] result<void> close() noexcept;
+  // close queues the close record with a reason code (docs/protocol.md
+  // 3.4; normal unless the application or its timers end the connection
+  // for a reason); later writes fail with `closed`.
+  [[nodiscard]] result<void> close(close_reason reason = close_reason::normal) noexcept;
+
+  // close_after_error, on a connection that failed because of a verified
+  // record of the peer it could not accept (unexpected_record from an inner
+  // type or content, too_many_empty_records), queues a close with the
+  // matching reason code and returns success; for any other failure (one an
+  // attacker could cause or probe, such as bad_record_mac) it queues nothing
+  // and returns the failure. Either way the sending keys are wiped. On a
+  // healthy connection: `bad_state` (use close).
+  [[nodiscard]] result<void> close_after_error() noexcept;
 
   // update_keys queues a key_update and switches the sending key.
   [[nodiscard]] result<void> update_keys() noexcept;
@@ -180,8 +205,30 @@ class SEALWIRE_API connection {
   // kdf is the handshake's KDF (meaningful once the handshake is complete).
   [[nodiscard]] hpke::kdf_id kdf() const noexcept { return tx_.kdf; }
   // peer_public_key is an authenticated client's static key (server side),
-  // set only once its ClientFinished verified; empty otherwise.
+  // set only once its ClientFinished verified and the policy accepted it;
+  // empty otherwise.
   [[nodiscard]] bytes_view peer_public_key() const noexcept { return peer_key_; }
+  // app_protocol is the application protocol the handshake chose (empty:
+  // none; docs/protocol.md 4.3).
+  [[nodiscard]] std::string_view app_protocol() const noexcept { return app_protocol_; }
+  // server_key_id is the id of the server static key the handshake used
+  // (docs/protocol.md 2 and 4.4; meaningful once the handshake is complete).
+  [[nodiscard]] std::span<const std::uint8_t, 8> server_key_id() const noexcept { return server_key_id_; }
+
+  // ---- exporters ----
+
+  // export_keying_material fills `out` with keying material for the
+  // application (docs/protocol.md 5, as RFC 8446 7.5): the same on both
+  // sides of this connection, independent for any other connection, label
+  // or context. label: 1 to 243 bytes; out: at most 255 * Nh bytes.
+  // Errors: `bad_state` before the handshake completed or after a failure,
+  // std::errc::invalid_argument for a bad label or length.
+  [[nodiscard]] result<void> export_keying_material(std::span<std::uint8_t> out, std::string_view label,
+                                                    bytes_view context = {}) const noexcept;
+  // channel_binding is the connection's channel-binding value (the shape of
+  // RFC 9266 tls-exporter: 32 bytes exported under "EXPORTER-Channel-Binding"
+  // with an empty context). Errors as export_keying_material.
+  [[nodiscard]] result<std::array<std::uint8_t, 32>> channel_binding() const noexcept;
 
  private:
   friend struct detail::connection_test_access;
@@ -192,32 +239,36 @@ class SEALWIRE_API connection {
   void wipe_receive_state() noexcept;
   std::error_code failed() const noexcept;
   result<void> init_buffers(const limits& l) noexcept;
+  std::error_code fail_reported(std::uint8_t* p, std::size_t n, record_errc e, close_reason r) noexcept;
+  std::error_code send_failed() noexcept;
   result<void> on_header() noexcept;
   result<bool> start_protected_record() noexcept;
   result<void> finish_protected_record() noexcept;
   result<void> handle_handshake_message() noexcept;
-  result<void> client_on_server_hello(bytes_view msg) noexcept;
-  result<void> client_on_server_finished(bytes_view msg) noexcept;
-  result<void> server_on_client_hello(bytes_view msg) noexcept;
-  result<void> server_on_client_finished(bytes_view msg) noexcept;
-  result<void> check_finished(bytes_view msg, std::uint8_t type, record_errc mismatch) noexcept;
+  result<void> after_handshake_step() noexcept;
   void put_handshake_message(bytes_view msg) noexcept;
-  void install_traffic_keys(bytes_view th2) noexcept;
+  static void put_message(void* self, bytes_view msg) noexcept;
   std::size_t inner_size(std::size_t content) const noexcept;
-  result<std::size_t> seal_record(std::uint8_t* out, std::uint8_t type, std::span<const bytes_view> data,
+  bool needs_update(std::size_t inner) const noexcept;
+  result<std::size_t> seal_record(std::uint8_t* out, std::uint8_t inner_type, std::span<const bytes_view> data,
                                   std::size_t skip, std::size_t content) noexcept;
+  result<std::size_t> seal_update(std::uint8_t* out) noexcept;
   result<seal_result> seal_records(std::uint8_t* out, std::size_t room, std::span<const bytes_view> data) noexcept;
-  result<void> seal_control(std::uint8_t type) noexcept;
+  result<void> seal_control(std::uint8_t inner_type, std::span<const bytes_view> content) noexcept;
   std::uint8_t* out_room(std::size_t n) noexcept;
 
   record::role role_ = role::client;
   record::limits limits_;
   std::shared_ptr<const client_config> client_cfg_;
   std::shared_ptr<const server_config> server_cfg_;
-  std::unique_ptr<detail::handshake_state> hs_;
+  std::unique_ptr<detail::handshake> hs_;
   record_aead aead_ = record_aead::chacha20_poly1305;
   bool established_ = false;
   std::atomic<int> failure_{0};  // a record_errc value, 0 = healthy
+  std::atomic<int> report_{-1};  // the close_reason close_after_error may send, -1 = none
+  crypto::secret_array<64> exporter_;  // docs/protocol.md 5 (tx_.nh bytes used)
+  std::string app_protocol_;
+  std::array<std::uint8_t, 8> server_key_id_{};
 
   // receive side
   detail::direction_keys rx_;
@@ -233,6 +284,7 @@ class SEALWIRE_API connection {
   std::size_t plain_begin_ = 0, plain_end_ = 0;
   unsigned empty_run_ = 0;
   bool peer_closed_ = false;
+  close_reason peer_close_reason_ = close_reason::normal;
   bool peer_finished_ = false;  // the peer's Finished verified: protected records allowed
 
   // send side

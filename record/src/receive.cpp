@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: Apache-2.0
+// The receive side of a connection (docs/protocol.md 3): the deframer that
+// checks each header before it buffers a body, collects handshake messages
+// for the handshake, and opens protected records fragment by fragment,
+// releasing plaintext only after the tag verified.
+#include <sealwire/crypto/ct.hpp>
+#include <sealwire/record/connection.hpp>
+
+#include "detail/handshake.hpp"
+#include "detail/log.hpp"
+#include "detail/traffic.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+namespace sealwire::record {
+
+using namespace detail;
+
+result<void> connection::on_header() noexcept {
+  const std::uint8_t type = header_[0];
+  body_len_ = (std::size_t{header_[1]} << 16) | (std::size_t{header_[2]} << 8) | header_[3];
+  body_seen_ = 0;
+  body_started_ = false;
+  if (type == type_handshake) {
+    if (!hs_) return fail(record_errc::unexpected_record);
+    if (body_len_ > limits_.max_handshake_size) return fail(record_errc::record_too_large);
+    if (body_len_ == 0) return fail(record_errc::bad_handshake_message);
+    hs_buf_.clear();
+    return {};
+  }
+  if (type != type_protected) return fail(record_errc::unexpected_record);
+  if (!peer_finished_) return fail(record_errc::unexpected_record);
+  if (body_len_ > limits_.max_record_size + 1 + record_tag_size) return fail(record_errc::record_too_large);
+  if (body_len_ < 1 + record_tag_size) return fail(record_errc::bad_record_mac);  // cannot hold a type and a tag
+  return {};
+}
+
+// start_protected_record keys the opener for the record whose header was
+// read; false when its plaintext does not fit until the application reads.
+result<bool> connection::start_protected_record() noexcept {
+  const std::size_t inner = body_len_ - record_tag_size;
+  // Take no new record while max_buffered_plaintext bytes wait to be read
+  // (the buffer has room for that much plus one record).
+  if (readable() != 0 && readable() >= limits_.max_buffered_plaintext) return false;
+  if (plain_end_ + inner > plain_.capacity()) {
+    // Move the unread plaintext to the front; if it still does not fit, wait
+    // for the application to read.
+    if (readable() + inner > plain_.capacity()) return false;
+    std::memmove(plain_.data(), plain_.data() + plain_begin_, readable());
+    plain_end_ -= plain_begin_;
+    plain_begin_ = 0;
+  }
+  plain_.touch(plain_end_ + inner);  // the record's plaintext goes there: wiped when the buffer goes
+  if (rx_.seq == std::numeric_limits<std::uint64_t>::max()) return fail(record_errc::sequence_exhausted);
+  std::uint8_t nonce[24];
+  make_nonce(rx_, nonce);
+  const auto ok = opener_.init(rx_.key, bytes_view(nonce, rx_.nonce_size));
+  crypto::ct::wipe(nonce, sizeof nonce);
+  if (!ok) return fail(record_errc::bad_state);
+  opener_.aad(header_);
+  body_started_ = true;
+  return true;
+}
+
+result<void> connection::finish_protected_record() noexcept {
+  const std::size_t inner = body_len_ - record_tag_size;
+  std::uint8_t* p = plain_.data() + plain_end_;
+  if (!opener_.finish(tag_)) {
+    crypto::ct::wipe(p, inner);
+    return fail(record_errc::bad_record_mac);
+  }
+  ++rx_.seq;
+  // Strip the zero padding; the last non-zero byte is the inner type
+  // (docs/protocol.md 3.1). The scan takes time proportional to the padding
+  // (see docs/security.md). Everything from here on is verified content of
+  // the peer: a failure may be reported to it (close_after_error).
+  std::size_t end = inner;
+  while (end > 0 && p[end - 1] == 0) --end;
+  header_len_ = 0;
+  body_started_ = false;
+  if (end == 0) return fail_reported(p, inner, record_errc::unexpected_record, close_reason::unexpected_record);
+  const std::uint8_t type = p[end - 1];
+  const std::size_t content = end - 1;
+  if (type == inner_application_data) {
+    p[content] = 0;  // the type byte is not application data
+    if (content == 0) {
+      if (++empty_run_ > limits_.max_empty_records)
+        return fail_reported(p, inner, record_errc::too_many_empty_records, close_reason::limit_exceeded);
+    } else {
+      empty_run_ = 0;
+    }
+    plain_end_ += content;  // released: the tag verified
+    return {};
+  }
+  if (type == inner_key_update && content == 0) {
+    crypto::ct::wipe(p, inner);
+    if (++empty_run_ > limits_.max_empty_records)
+      return fail_reported(p, 0, record_errc::too_many_empty_records, close_reason::limit_exceeded);
+    ratchet(rx_);
+    detail::log(log_level::debug, role_name(role_), ": peer updated its keys");
+    return {};
+  }
+  if (type == inner_close && content == 1) {
+    const auto reason = static_cast<close_reason>(p[0]);
+    crypto::ct::wipe(p, inner);
+    peer_closed_ = true;
+    peer_close_reason_ = reason;
+    detail::log(log_level::debug, role_name(role_), ": peer closed, reason ", to_string(reason));
+    if (reason != close_reason::normal) return fail(record_errc::peer_error_close);
+    return {};
+  }
+  return fail_reported(p, inner, record_errc::unexpected_record, close_reason::unexpected_record);
+}
+
+// fail_reported fails for a fault found in a verified record of the peer,
+// wiping its n bytes of plaintext at p; close_after_error may tell the peer.
+std::error_code connection::fail_reported(std::uint8_t* p, std::size_t n, record_errc e, close_reason r) noexcept {
+  crypto::ct::wipe(p, n);
+  int none = -1;
+  if (!failed()) report_.compare_exchange_strong(none, static_cast<int>(r), std::memory_order_acq_rel);
+  return fail(e);
+}
+
+result<std::size_t> connection::receive(bytes_view in) noexcept {
+  if (auto e = failed()) return e;
+  std::size_t used = 0;
+  for (;;) {
+    // The send side may have failed meanwhile (another thread): stop, wiping
+    // the record in progress.
+    if (auto e = failed()) {
+      wipe_receive_state();
+      return e;
+    }
+    const std::size_t avail = in.size() - used;
+    if (header_len_ < record_header_size) {
+      if (avail == 0) break;
+      if (peer_closed_) return fail(record_errc::unexpected_record);  // nothing may follow the close record
+      const std::size_t n = std::min(record_header_size - header_len_, avail);
+      std::memcpy(header_ + header_len_, in.data() + used, n);
+      header_len_ += n;
+      used += n;
+      if (header_len_ < record_header_size) break;
+      if (auto ok = on_header(); !ok) return ok.error();
+      continue;
+    }
+    if (header_[0] == type_handshake) {
+      const std::size_t n = std::min(body_len_ - body_seen_, avail);
+      hs_buf_.insert(hs_buf_.end(), in.data() + used, in.data() + used + n);  // reserved: no allocation
+      used += n;
+      body_seen_ += n;
+      if (body_seen_ < body_len_) break;
+      header_len_ = 0;
+      if (auto ok = handle_handshake_message(); !ok) return ok.error();
+      continue;
+    }
+    if (!body_started_) {
+      auto started = start_protected_record();
+      if (!started) return started.error();
+      if (!*started) break;  // no room for the record's plaintext until the application reads
+    }
+    const std::size_t ct_len = body_len_ - record_tag_size;
+    if (body_seen_ < ct_len) {
+      const std::size_t n = std::min(ct_len - body_seen_, avail);
+      if (n == 0) break;
+      auto w = opener_.update(std::span<std::uint8_t>(plain_.data() + plain_end_ + body_seen_, n),
+                              in.subspan(used, n));
+      if (!w) return fail(record_errc::bad_record_mac);
+      used += n;
+      body_seen_ += n;
+      continue;
+    }
+    const std::size_t n = std::min(body_len_ - body_seen_, avail);
+    std::memcpy(tag_ + (body_seen_ - ct_len), in.data() + used, n);
+    used += n;
+    body_seen_ += n;
+    if (body_seen_ < body_len_) break;
+    if (auto ok = finish_protected_record(); !ok) return ok.error();
+  }
+  return used;
+}
+
+void connection::discard(std::size_t n) noexcept {
+  n = std::min(n, readable());
+  plain_begin_ += n;
+  if (plain_begin_ == plain_end_ && !body_started_) plain_begin_ = plain_end_ = 0;
+}
+
+std::size_t connection::read(std::span<std::uint8_t> out) noexcept {
+  const std::size_t n = std::min(out.size(), readable());
+  if (n != 0) std::memcpy(out.data(), plain_.data() + plain_begin_, n);
+  discard(n);
+  return n;
+}
+
+result<void> connection::end_of_input() noexcept {
+  if (auto e = failed()) return e;
+  if (peer_closed_) return {};
+  return fail(record_errc::truncated);
+}
+
+}  // namespace sealwire::record
