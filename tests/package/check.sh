@@ -34,7 +34,7 @@ headers_of() {
     crypto) (cd "$src/crypto/include" && ls sealwire/crypto/*.hpp); echo sealwire/version.hpp ;;
     hpke) (cd "$src/hpke/include" && ls sealwire/hpke/*.hpp) ;;
     record) (cd "$src/record/include" && ls sealwire/record/*.hpp) ;;
-    asio) (cd "$src/record/asio/include" && ls sealwire/record/*.hpp) ;;
+    asio) (cd "$src/record/asio/include" && find sealwire -name "*.hpp" | sort) ;;  # stream.hpp is header-only: its detail/ header is installed too
   esac
 }
 

@@ -70,8 +70,11 @@ struct SEALWIRE_API ecdsa {
   // digest_size is the hash's output length.
   static constexpr std::size_t digest_size = hash::digest_size;
 
+  // private_key_span is a big-endian private scalar of exactly scalar_size bytes.
   using private_key_span = std::span<const std::uint8_t, private_key_size>;
+  // signature_span is the output of an r || s signature.
   using signature_span = std::span<std::uint8_t, signature_size>;
+  // der_span is room for the longest DER signature.
   using der_span = std::span<std::uint8_t, max_der_signature_size>;
 
   // signing_key holds a private scalar d and its public key d G. Movable
@@ -85,7 +88,9 @@ struct SEALWIRE_API ecdsa {
     // Error: the random source's.
     [[nodiscard]] static result<signing_key> generate() noexcept;
 
+    // A move takes the key; the source's secret is wiped.
     signing_key(signing_key&&) noexcept = default;
+    // A move assignment wipes the old key and takes the other's.
     signing_key& operator=(signing_key&&) noexcept = default;
     signing_key(const signing_key&) = delete;
     signing_key& operator=(const signing_key&) = delete;
