@@ -110,11 +110,16 @@ void normalize(affine (&out)[N], const point (&in)[N]) noexcept {
   }
 }
 
+// affine_cached is an affine addend with kt = -d x y = 39081 x y.
+struct affine_cached {
+  fe x, y, kt;
+};
+
 // base_tables: comb[i][j] = (j + 1) 256^i B for the constant-time comb
 // (56 rows of 8), odd[i] = (2i + 1) B for verification's wNAF (width 7).
 struct base_tables {
   affine comb[56][8];
-  affine odd[32];
+  affine_cached odd[32];
 
   base_tables() noexcept {
     point b;
@@ -140,7 +145,15 @@ struct base_tables {
     dbl(b2, b);
     odd_p[0] = b;
     for (int i = 1; i < 32; ++i) add_point(odd_p[i], odd_p[i - 1], b2);
-    normalize(odd, odd_p);
+    affine odd_affine[32];
+    normalize(odd_affine, odd_p);
+    for (int i = 0; i < 32; ++i) {
+      fe xy;
+      odd[i].x = odd_affine[i].x;
+      odd[i].y = odd_affine[i].y;
+      mul(xy, odd[i].x, odd[i].y);
+      mul_small_add(odd[i].kt, xy, minus_d, zero);
+    }
   }
 };
 
@@ -208,6 +221,90 @@ bool fe_is_zero(const fe& a) noexcept {
   std::uint8_t acc = 0;
   for (std::uint8_t v : b) acc |= v;
   return acc == 0;
+}
+
+// ext is (X : Y : Z : T) with T = XY/Z, the extended coordinates of
+// Hisil, Wong, Carter and Dawson ("Twisted Edwards curves revisited", 2008),
+// which verification's additions use.
+struct ext {
+  fe x, y, z, t;
+};
+
+// cached is an addend for add_ext: (X : Y : Z) and kt = -d T = 39081 T.
+struct cached {
+  fe x, y, z, kt;
+};
+
+// dbl_ext: out = 2p with RFC 8032's doubling (3M + 4S), its products
+// regrouped as X3 = e f, Y3 = g h, Z3 = f g so that T3 = e h costs one more
+// multiplication, made only when with_t (an addition follows). out may
+// alias p.
+void dbl_ext(ext& out, const ext& p, bool with_t) noexcept {
+  fe b, c, d, e, h, j, t, u;
+  add(t, p.x, p.y);
+  sqr(b, t);
+  sqr(c, p.x);
+  sqr(d, p.y);
+  sqr(h, p.z);
+  add(e, c, d);
+  add(h, h, h);
+  sub(j, e, h);  // f = J = E - 2H
+  sub(t, b, e);  // e = B - E
+  sub(u, c, d);  // h = C - D
+  mul(out.x, t, j);
+  mul(out.y, e, u);
+  mul(out.z, e, j);
+  if (with_t) mul(out.t, t, u);
+}
+
+// add_ext: out = p + q (the unified addition of Hisil et al. for a = 1:
+// A = X1 X2, B = Y1 Y2, C = d T1 T2, D = Z1 Z2, E = (X1 + Y1)(X2 + Y2) - A - B,
+// F = D - C, G = D + C, H = B - A; X3 = E F, Y3 = G H, Z3 = F G, T3 = E H),
+// complete because d is not a square. q's Z is qz, or 1 when null; T3 only
+// when with_t. out may alias p.
+void add_ext(ext& out, const ext& p, const cached& q, const fe* qz, bool with_t) noexcept {
+  fe a, b, c, d, e, f, g, h, t, u;
+  mul(a, p.x, q.x);
+  mul(b, p.y, q.y);
+  mul(c, p.t, q.kt);  // -C
+  if (qz != nullptr) {
+    mul(d, p.z, *qz);
+  } else {
+    d = p.z;
+  }
+  add(t, p.x, p.y);
+  add(u, q.x, q.y);
+  mul(e, t, u);
+  add(t, a, b);
+  sub(e, e, t);
+  add(f, d, c);
+  sub(g, d, c);
+  sub(h, b, a);
+  mul(out.x, e, f);
+  mul(out.y, g, h);
+  mul(out.z, f, g);
+  if (with_t) mul(out.t, e, h);
+}
+
+// to_cached writes p = (X : Y : Z) as (XZ : YZ : Z^2) with T = XY.
+void to_cached(cached& out, const point& p) noexcept {
+  fe xy;
+  mul(out.x, p.x, p.z);
+  mul(out.y, p.y, p.z);
+  sqr(out.z, p.z);
+  mul(xy, p.x, p.y);
+  mul_small_add(out.kt, xy, minus_d, zero);
+}
+
+// negate_cached: -(x, y) = (-x, y), so X and T change sign.
+void negate_cached(cached& m) noexcept {
+  neg(m.x, m.x);
+  neg(m.kt, m.kt);
+}
+
+void select_cached(cached& out, const cached& in, bool negative) noexcept {
+  out = in;
+  if (negative) negate_cached(out);
 }
 
 }  // namespace
@@ -317,44 +414,50 @@ bool decode(point& out, const std::uint8_t* in) noexcept {
 
 bool verify_equation(const scalar& s, const scalar& k, const point& a, const point& r) noexcept {
   const base_tables& tab = tables();
-  // Odd multiples 1, 3, ..., 15 of -A for k's width-5 digits.
+  // Odd multiples 1, 3, ..., 15 of -A for k's width-5 digits, in cached form.
   point na = a;
   neg(na.x, a.x);
   point at[8], a2;
   at[0] = na;
   dbl(a2, na);
   for (int i = 1; i < 8; ++i) add_point(at[i], at[i - 1], a2);
+  cached ac[8];
+  for (int i = 0; i < 8; ++i) to_cached(ac[i], at[i]);
   std::int8_t ds[449], dk[449];
   wnaf(ds, s, 7);
   wnaf(dk, k, 5);
   int top = 448;
   while (top >= 0 && ds[top] == 0 && dk[top] == 0) --top;
-  // Q = [s]B + [k](-A), Straus's interleaving from the top digit down.
-  point q{zero, one, one};
-  fe nx;
+  // Q = [s]B + [k](-A), Straus's interleaving from the top digit down, in
+  // extended coordinates; T is computed only when an addition follows.
+  ext q{zero, one, one, zero};
+  cached m;
   for (int i = top; i >= 0; --i) {
-    dbl(q, q);
-    if (dk[i] > 0) {
-      add_point(q, q, at[dk[i] / 2]);
-    } else if (dk[i] < 0) {
-      const point& m = at[-dk[i] / 2];
-      neg(nx, m.x);
-      add_to(q, q, nx, m.y, &m.z);
+    const bool last = i == 0;
+    dbl_ext(q, q, dk[i] != 0 || ds[i] != 0 || last);
+    if (dk[i] != 0) {
+      select_cached(m, ac[(dk[i] < 0 ? -dk[i] : dk[i]) / 2], dk[i] < 0);
+      add_ext(q, q, m, &m.z, ds[i] != 0 || last);
     }
-    if (ds[i] > 0) {
-      const affine& m = tab.odd[ds[i] / 2];
-      add_to(q, q, m.x, m.y, nullptr);
-    } else if (ds[i] < 0) {
-      const affine& m = tab.odd[-ds[i] / 2];
-      neg(nx, m.x);
-      add_to(q, q, nx, m.y, nullptr);
+    if (ds[i] != 0) {
+      const affine_cached& b = tab.odd[(ds[i] < 0 ? -ds[i] : ds[i]) / 2];
+      m.x = b.x;
+      m.y = b.y;
+      m.kt = b.kt;
+      if (ds[i] < 0) negate_cached(m);
+      add_ext(q, q, m, nullptr, last);
     }
   }
   // [4](Q - R) must be the neutral element (0 : Z : Z).
-  neg(nx, r.x);
-  add_to(q, q, nx, r.y, nullptr);
-  dbl(q, q);
-  dbl(q, q);
+  m.x = r.x;
+  m.y = r.y;
+  fe xy;
+  mul(xy, r.x, r.y);
+  mul_small_add(m.kt, xy, minus_d, zero);
+  negate_cached(m);
+  add_ext(q, q, m, nullptr, false);
+  dbl_ext(q, q, false);
+  dbl_ext(q, q, false);
   fe t;
   sub(t, q.y, q.z);
   return fe_is_zero(q.x) && fe_is_zero(t);
