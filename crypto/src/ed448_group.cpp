@@ -116,10 +116,10 @@ struct affine_cached {
 };
 
 // base_tables: comb[i][j] = (j + 1) 256^i B for the constant-time comb
-// (56 rows of 8), odd[i] = (2i + 1) B for verification's wNAF (width 7).
+// (56 rows of 8), odd[i] = (2i + 1) B for verification's wNAF (width 8).
 struct base_tables {
   affine comb[56][8];
-  affine_cached odd[32];
+  affine_cached odd[64];
 
   base_tables() noexcept {
     point b;
@@ -140,14 +140,14 @@ struct base_tables {
       normalize(comb[i], row);
       for (int k = 0; k < 8; ++k) dbl(p, p);
     }
-    point odd_p[32];
+    point odd_p[64];
     point b2;
     dbl(b2, b);
     odd_p[0] = b;
-    for (int i = 1; i < 32; ++i) add_point(odd_p[i], odd_p[i - 1], b2);
-    affine odd_affine[32];
+    for (int i = 1; i < 64; ++i) add_point(odd_p[i], odd_p[i - 1], b2);
+    affine odd_affine[64];
     normalize(odd_affine, odd_p);
-    for (int i = 0; i < 32; ++i) {
+    for (int i = 0; i < 64; ++i) {
       fe xy;
       odd[i].x = odd_affine[i].x;
       odd[i].y = odd_affine[i].y;
@@ -424,7 +424,7 @@ bool verify_equation(const scalar& s, const scalar& k, const point& a, const poi
   cached ac[8];
   for (int i = 0; i < 8; ++i) to_cached(ac[i], at[i]);
   std::int8_t ds[449], dk[449];
-  wnaf(ds, s, 7);
+  wnaf(ds, s, 8);
   wnaf(dk, k, 5);
   int top = 448;
   while (top >= 0 && ds[top] == 0 && dk[top] == 0) --top;
