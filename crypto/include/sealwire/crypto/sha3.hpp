@@ -21,14 +21,25 @@ namespace detail {
 // squeeze is a contract failure.
 class SEALWIRE_API keccak_sponge {
  public:
+  // A sponge with the given rate in bytes (a multiple of 8 below 200) and
+  // domain/padding byte, ready to absorb.
   keccak_sponge(std::size_t rate, std::uint8_t pad) noexcept;
+  // Copying snapshots the sponge; both copies may continue.
   keccak_sponge(const keccak_sponge&) noexcept = default;
+  // Copy assignment snapshots the sponge, as the copy constructor does.
   keccak_sponge& operator=(const keccak_sponge&) noexcept = default;
+  // The destructor wipes the state.
   ~keccak_sponge();
 
+  // reset clears the state for a new input.
   void reset() noexcept;
+  // absorb XORs input into the state, permuting after each full block; a
+  // contract failure after the first squeeze.
   void absorb(std::span<const std::uint8_t> in) noexcept;
+  // squeeze pads the input on its first call, then writes the next
+  // out.size() bytes of output.
   void squeeze(std::span<std::uint8_t> out) noexcept;
+  // wipe zeroes the state; reset before reuse.
   void wipe() noexcept;
 
  private:
@@ -41,6 +52,7 @@ class SEALWIRE_API keccak_sponge {
   bool squeezing_;
 };
 
+// keccak_provider_name names the Keccak-f[1600] kernel that runs ("portable").
 SEALWIRE_API std::string_view keccak_provider_name() noexcept;
 
 }  // namespace detail
@@ -57,6 +69,7 @@ class sha3_hash {
   // digest_span is an output of exactly digest_size bytes.
   using digest_span = std::span<std::uint8_t, digest_size>;
 
+  // A hash ready for a message.
   sha3_hash() noexcept : sponge_(block_size, 0x06) {}
 
   // reset starts a new message.
@@ -101,6 +114,7 @@ class shake_xof {
   // block_size is the sponge's rate in bytes (168 or 136).
   static constexpr std::size_t block_size = 200 - SecurityBits / 4;
 
+  // A XOF ready for input.
   shake_xof() noexcept : sponge_(block_size, 0x1f) {}
 
   // reset starts a new input.
