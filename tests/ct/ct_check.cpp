@@ -31,6 +31,8 @@
 #include <sealwire/crypto/sha2.hpp>
 #include <sealwire/crypto/x25519.hpp>
 #include <sealwire/crypto/x448.hpp>
+#include <sealwire/crypto/ed448.hpp>
+#include <sealwire/crypto/sha3.hpp>
 #include <sealwire/hpke/hpke.hpp>
 
 #include <valgrind/memcheck.h>
@@ -332,6 +334,46 @@ void signatures(outputs& o) {
   ecdsa_signing<crypto::ecdsa_p521>(o, 45);
 }
 
+// sha3: SHA3-256/512 and SHAKE128/256 of secret messages (the Keccak
+// permutation and the sponge's buffering), squeezed in two pieces.
+void sha3(outputs& o) {
+  for (std::size_t n : sizes) {
+    const bytes msg = secret(n, 40);
+    bytes d256(32), d512(64), x128(300), x256(200);
+    crypto::sha3_256::hash(std::span<std::uint8_t, 32>(d256), msg);
+    crypto::sha3_512::hash(std::span<std::uint8_t, 64>(d512), msg);
+    crypto::shake128 x;
+    x.update(msg);
+    x.squeeze(std::span<std::uint8_t>(x128).first(100));
+    x.squeeze(std::span<std::uint8_t>(x128).subspan(100));
+    crypto::shake256::hash(x256, msg);
+    o.add(d256);
+    o.add(d512);
+    o.add(x128);
+    o.add(x256);
+  }
+}
+
+// ed448: key expansion from a secret seed (the fixed-base comb), and
+// signing secret messages with and without a context.
+void ed448(outputs& o) {
+  const bytes seed = secret(57, 41);
+  auto key = crypto::ed448::signing_key::from_seed(seed);
+  expect(key.has_value(), "ed448 from_seed");
+  if (!key) return;
+  const bytes pub(key->public_key().begin(), key->public_key().end());
+  publish(pub);
+  o.add(pub);
+  for (std::size_t n : {0u, 64u, 1000u}) {
+    const bytes msg = secret(n, 42);
+    bytes sig(crypto::ed448::signature_size), sig_ctx(crypto::ed448::signature_size);
+    key->sign(std::span<std::uint8_t, 114>(sig), msg);
+    key->sign(std::span<std::uint8_t, 114>(sig_ctx), msg, public_bytes(8, 43));
+    o.add(sig);
+    o.add(sig_ctx);
+  }
+}
+
 void hpke_key_schedule(outputs& o) {
   const hpke::suite suites[] = {
       {hpke::kem_id::x25519, hpke::kdf_id::hkdf_sha256, hpke::aead_id::chacha20_poly1305},
@@ -425,6 +467,8 @@ constexpr named_check checks[] = {
     {"X25519, X448", key_agreement},
     {"P-256, P-384, P-521", nist_curves},
     {"ECDSA signing (P-256, P-384, P-521)", signatures},
+    {"SHA-3, SHAKE", sha3},
+    {"Ed448 key expansion and signing", ed448},
     {"HPKE key schedule, seal, open, export", hpke_key_schedule},
 };
 
