@@ -59,10 +59,15 @@ void run_kernels(const stream_kernels& ks, stream_state& st, std::uint8_t* out, 
 // generated through this buffer so far, up to the kernels' batch. A stream fed
 // in small pieces soon runs the widest kernel over a full batch (after 32
 // blocks with AVX-512), while the keystream that may go unused at its end
-// stays below half of the work done through the buffer and below one batch; a
-// single call (one-shot) generates exactly what it needs.
+// stays below half of the work done through the buffer and below one batch. A
+// need of more than a quarter of a batch gets a whole batch from the widest
+// kernel at once (see the rule below), one-shot or not.
 void refill(const stream_kernels& ks, stream_state& st, std::size_t need) noexcept {
   std::uint64_t blocks = (need + 63) / 64;
+  // More than a quarter of a batch: the widest kernel over a whole batch
+  // costs less than the narrow kernels over the blocks needed (and the rest
+  // serves the next piece).
+  if (ks.k[0].width > 1 && 4 * blocks > ks.batch) blocks = ks.batch;
   blocks = std::max<std::uint64_t>(blocks, st.lookahead);
   blocks = std::min<std::uint64_t>(blocks, ks.batch);
   if (!have_blocks(st, blocks)) blocks = st.last_counter - st.counter + 1;  // never past the limit
@@ -113,8 +118,13 @@ result<void> stream_xor(stream_state& st, std::uint8_t* out, const std::uint8_t*
 
   const stream_kernels& ks = kernels_for(st.family);
   if (n >= 64 * ks.batch) {
-    // Long input: whole blocks go straight from in to out.
-    const std::size_t blocks = n / 64;
+    // Long input: whole batches go straight from in to out through the
+    // widest kernel; the tail (under a batch) goes through the buffer, which
+    // refill fills with the widest kernel too. Running the tail's whole
+    // blocks straight through the narrower kernels cost more than a full
+    // batch of the widest (a 1448-byte TCP segment is 22.6 blocks: 16 + 4 +
+    // 1 + 1 + a partial, and the next piece starts mid-block).
+    const std::size_t blocks = n / (64 * ks.batch) * ks.batch;
     run_kernels(ks, st, out, in, blocks);
     out += 64 * blocks;
     in += 64 * blocks;
