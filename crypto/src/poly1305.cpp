@@ -143,19 +143,31 @@ void absorb_one(poly1305_state& st, const std::uint8_t* in, std::uint64_t hibit)
 void settle(poly1305_state& st) noexcept {
   if (st.live == poly1305_powers::none) return;
 #if SEALWIRE_X86_KERNELS
-  if (st.live == poly1305_powers::radix44x8) {
+  if (!st.started) {
+    // nothing in the lanes yet
+  } else if (st.live == poly1305_powers::radix44x8) {
     poly1305_collapse_ifma(st);
   } else {
     poly1305_collapse_avx2(st);
   }
 #endif
   st.live = poly1305_powers::none;
+  st.started = false;
   const std::size_t whole = st.buf_len / 16, rest = st.buf_len % 16;
   if (whole != 0) {
     blocks(st, st.buf, whole, 1);
     std::memmove(st.buf, st.buf + 16 * whole, rest);
     st.buf_len = static_cast<std::uint8_t>(rest);
   }
+}
+
+// lanes absorbs g blocks (whole groups) into the live lanes, starting them
+// from h with the first group.
+void lanes(const poly_kernels& k, poly1305_state& st, const std::uint8_t* in, std::size_t g) noexcept {
+  k.lanes(st, in, g, !st.started);
+  st.started = true;
+  st.lanes_used = true;
+  st.absorbed += g;
 }
 
 // update_live feeds live lanes: whole groups straight from the input, the
@@ -169,14 +181,12 @@ void update_live(const poly_kernels& k, poly1305_state& st, const std::uint8_t* 
     p += take;
     n -= take;
     if (st.buf_len < group) return;
-    k.lanes(st, st.buf, k.width, false);
-    st.absorbed += k.width;
+    lanes(k, st, st.buf, k.width);
     st.buf_len = 0;
   }
   if (n >= group) {
     const std::size_t g = n / group * k.width;
-    k.lanes(st, p, g, false);
-    st.absorbed += g;
+    lanes(k, st, p, g);
     p += 16 * g;
     n -= 16 * g;
   }
@@ -195,6 +205,7 @@ poly1305::poly1305() noexcept {
   auto* s = ::new (storage_.get()) detail::poly1305_state;
   s->powers = detail::poly1305_powers::none;
   s->live = detail::poly1305_powers::none;
+  s->started = false;
   s->lanes_used = false;
   s->buf_len = 0;
 }
@@ -239,6 +250,7 @@ void poly1305::init(std::span<const std::uint8_t, key_size> key) noexcept {
   st().powers = detail::poly1305_powers::none;
   if (st().lanes_used) ct::wipe(st().lanes, sizeof st().lanes);  // the old message's accumulators
   st().live = detail::poly1305_powers::none;
+  st().started = false;
   st().lanes_used = false;
   st().buf_len = 0;
 }
@@ -262,6 +274,15 @@ void poly1305::update(std::span<const std::uint8_t> in) noexcept {
     if (st().live == k.powers) return detail::update_live(k, st(), p, n);
     detail::settle(st());  // the CPU level changed within the message
   }
+  if (k.lanes != nullptr && (st().buf_len + n) / block_size >= k.min_blocks &&
+      detail::prepare_powers(k, st(), (st().buf_len + n) / block_size)) {
+    // Enough text for the vector kernel: its lanes go live (buf, holding at
+    // most a partial block now, collects the first group if this piece is
+    // shorter) and stay live across calls until finish.
+    st().live = k.powers;
+    st().started = false;
+    return detail::update_live(k, st(), p, n);
+  }
   if (st().buf_len != 0) {
     const std::size_t take = std::min<std::size_t>(n, block_size - st().buf_len);
     detail::copy_small(st().buf + st().buf_len, p, take);
@@ -274,19 +295,6 @@ void poly1305::update(std::span<const std::uint8_t> in) noexcept {
   }
   if (n >= block_size) {
     const std::size_t whole = n / block_size;
-    if (k.lanes != nullptr && whole >= std::max(k.width, k.min_blocks) && detail::prepare_powers(k, st(), whole)) {
-      // Start the live lanes: whole groups now, the rest into buf; they
-      // stay live across calls until finish.
-      const std::size_t g = whole / k.width * k.width;
-      k.lanes(st(), p, g, true);
-      st().absorbed += g;
-      st().live = k.powers;
-      st().lanes_used = true;
-      n -= g * block_size;
-      std::memcpy(st().buf, p + g * block_size, n);
-      st().buf_len = static_cast<std::uint8_t>(n);
-      return;
-    }
     detail::blocks(st(), p, whole, 1);
     p += whole * block_size;
     n -= whole * block_size;
@@ -308,8 +316,7 @@ void poly1305::pad16() noexcept {
     if (st().live != k.powers) {
       detail::settle(st());  // the CPU level changed within the message
     } else if (padded == 16 * k.width) {
-      k.lanes(st(), st().buf, k.width, false);
-      st().absorbed += k.width;
+      detail::lanes(k, st(), st().buf, k.width);
       st().buf_len = 0;
     }
     return;

@@ -26,7 +26,8 @@ inline constexpr std::size_t poly1305_buffer_blocks = 8;
 // folded into them) and collapses them into h only at finish, or when the
 // CPU level changes its kernels: whole groups of lanes are absorbed at each
 // call and buf holds the rest (fewer than a group of blocks, plus a partial
-// block). Otherwise buf holds a partial block only.
+// block); small pieces collect in buf until the first group is complete.
+// Otherwise buf holds a partial block only.
 struct poly1305_state {
   // Per-lane powers of r, limb by limb (see poly1305.cpp); wiped only when set.
   alignas(64) std::uint64_t pw[5 * 8];
@@ -40,6 +41,7 @@ struct poly1305_state {
   std::uint64_t absorbed;  // blocks absorbed with this key
   poly1305_powers powers;  // what pw holds
   poly1305_powers live;    // the kind of the live lanes, or none
+  bool started;            // live: the lanes hold blocks (else buf collects the first group)
   bool lanes_used;         // lanes has held a message's accumulators (wipe them)
   std::uint8_t buf_len;
   std::uint8_t buf[16 * poly1305_buffer_blocks];
