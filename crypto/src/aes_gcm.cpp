@@ -233,6 +233,8 @@ struct gcm_kernels {
   gcm_ctr_fn ctr_wide;
   gcm_ghash_fn ghash_wide;
   gcm_crypt_fn encrypt_wide, decrypt_wide;
+  // Keystream for one wide unit while hashing another, or null.
+  void (*ctr_hash_wide)(gcm_key& k, std::uint32_t ctr, std::uint8_t* keystream, const std::uint8_t* hash) noexcept;
 };
 
 constexpr std::size_t wide_blocks = 16;
@@ -240,16 +242,16 @@ constexpr std::size_t wide_blocks = 16;
 constexpr gcm_kernels portable_kernels{"portable",           &aes_expand_portable,  nullptr,
                                        &gcm_ctr_portable,    &gcm_ghash_portable,   &gcm_encrypt_portable,
                                        &gcm_decrypt_portable, nullptr,              nullptr,
-                                       nullptr,              nullptr};
+                                       nullptr,              nullptr,               nullptr};
 #if SEALWIRE_X86_KERNELS
 static_assert(wide_blocks == gcm_wide_blocks);
 constexpr gcm_kernels aesni_kernels{"aesni+pclmul",    &aes_expand_aesni,  &gcm_powers_clmul, &gcm_ctr_aesni,
                                     &gcm_ghash_clmul,  &gcm_encrypt_aesni, &gcm_decrypt_aesni, nullptr,
-                                    nullptr,           nullptr,            nullptr};
+                                    nullptr,           nullptr,            nullptr,            nullptr};
 constexpr gcm_kernels vaes_kernels{"vaes+vpclmul",       &aes_expand_aesni,    &gcm_powers_clmul,
                                    &gcm_ctr_aesni,       &gcm_ghash_clmul,     &gcm_encrypt_aesni,
                                    &gcm_decrypt_aesni,   &gcm_ctr_x16_vaes,    &gcm_ghash_x16_vaes,
-                                   &gcm_encrypt_x16_vaes, &gcm_decrypt_x16_vaes};
+                                   &gcm_encrypt_x16_vaes, &gcm_decrypt_x16_vaes, &gcm_ctr_hash_x16_vaes};
 #endif
 
 const gcm_kernels& select() noexcept {
@@ -456,8 +458,8 @@ void unit_keystream(const gcm_kernels& ks, gcm_state& st, std::size_t to) noexce
   st.unit_ks_len = static_cast<std::uint16_t>(to);
 }
 
-// process runs CTR and GHASH over a piece of text. At a unit boundary whole
-// units go through the stitched kernels (one pass, AES and GHASH side by
+// process runs CTR and GHASH over a piece of text. At a unit boundary with
+// no keystream generated ahead, whole units go through the stitched kernels (one pass, AES and GHASH side by
 // side); the rest goes through the unit's buffers: XOR with keystream
 // generated ahead, the ciphertext copied aside and hashed once the unit is
 // complete (or at the tag). Encryption hashes what it wrote, decryption
@@ -471,7 +473,7 @@ void process(gcm_state& st, bool encrypt, std::uint8_t* out, const std::uint8_t*
   const bool ahead = st.calls != 0;
   if (st.calls != 0xff) ++st.calls;
   while (n != 0) {
-    if (st.unit_pos == 0 && n >= unit_bytes) {
+    if (st.unit_pos == 0 && st.unit_ks_len == 0 && n >= unit_bytes) {
       const std::size_t blocks = n / unit_bytes * gcm_powers;
       run_crypt(ks, encrypt, st, out, in, blocks);
       out += 16 * blocks;
@@ -495,8 +497,19 @@ void process(gcm_state& st, bool encrypt, std::uint8_t* out, const std::uint8_t*
     in += take;
     n -= take;
     if (end == unit_bytes) {
-      run_ghash(ks, st.key, st.unit_ct, gcm_powers);
-      st.unit_pos = st.unit_ks_len = 0;
+      st.unit_pos = 0;
+      if (ahead && n < unit_bytes && ks.ctr_hash_wide != nullptr) {
+        // Pieces, and the next unit will go through the buffers too: hash
+        // this unit beside the next unit's keystream, one pass (the
+        // stitched kernels' cost rather than two passes'). With a whole
+        // unit still to come, the stitched kernels take it straight.
+        ks.ctr_hash_wide(st.key, st.ctr, st.unit_ks, st.unit_ct);
+        st.ctr += static_cast<std::uint32_t>(gcm_powers);
+        st.unit_ks_len = unit_bytes;
+      } else {
+        run_ghash(ks, st.key, st.unit_ct, gcm_powers);
+        st.unit_ks_len = 0;
+      }
     }
   }
 }
