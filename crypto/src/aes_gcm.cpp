@@ -233,6 +233,8 @@ struct gcm_kernels {
   gcm_ctr_fn ctr_wide;
   gcm_ghash_fn ghash_wide;
   gcm_crypt_fn encrypt_wide, decrypt_wide;
+  // Keystream for one wide unit while hashing another, or null.
+  void (*ctr_hash_wide)(gcm_key& k, std::uint32_t ctr, std::uint8_t* keystream, const std::uint8_t* hash) noexcept;
 };
 
 constexpr std::size_t wide_blocks = 16;
@@ -240,16 +242,16 @@ constexpr std::size_t wide_blocks = 16;
 constexpr gcm_kernels portable_kernels{"portable",           &aes_expand_portable,  nullptr,
                                        &gcm_ctr_portable,    &gcm_ghash_portable,   &gcm_encrypt_portable,
                                        &gcm_decrypt_portable, nullptr,              nullptr,
-                                       nullptr,              nullptr};
+                                       nullptr,              nullptr,               nullptr};
 #if SEALWIRE_X86_KERNELS
 static_assert(wide_blocks == gcm_wide_blocks);
 constexpr gcm_kernels aesni_kernels{"aesni+pclmul",    &aes_expand_aesni,  &gcm_powers_clmul, &gcm_ctr_aesni,
                                     &gcm_ghash_clmul,  &gcm_encrypt_aesni, &gcm_decrypt_aesni, nullptr,
-                                    nullptr,           nullptr,            nullptr};
+                                    nullptr,           nullptr,            nullptr,            nullptr};
 constexpr gcm_kernels vaes_kernels{"vaes+vpclmul",       &aes_expand_aesni,    &gcm_powers_clmul,
                                    &gcm_ctr_aesni,       &gcm_ghash_clmul,     &gcm_encrypt_aesni,
                                    &gcm_decrypt_aesni,   &gcm_ctr_x16_vaes,    &gcm_ghash_x16_vaes,
-                                   &gcm_encrypt_x16_vaes, &gcm_decrypt_x16_vaes};
+                                   &gcm_encrypt_x16_vaes, &gcm_decrypt_x16_vaes, &gcm_ctr_hash_x16_vaes};
 #endif
 
 const gcm_kernels& select() noexcept {
@@ -349,6 +351,8 @@ void gcm_start(gcm_state& st, const gcm_key& k, std::span<const std::uint8_t> iv
   std::memset(m.y, 0, sizeof m.y);
   st.ks_pos = 16;
   st.glen = 0;
+  st.unit_pos = st.unit_ks_len = 0;
+  st.calls = 0;
   if (iv.size() == 12) {
     // Step 2: J0 = IV || 0^31 || 1.
     std::memcpy(m.j0, iv.data(), 12);
@@ -437,37 +441,87 @@ void gcm_crypt(gcm_state& st, std::uint8_t* out, const std::uint8_t* in, std::si
 
 namespace {
 
-// process runs CTR and GHASH over a piece of text: the whole blocks in the
-// stitched kernels when no partial block is pending, the rest through the
-// buffers. Encryption hashes what it wrote, decryption hashes each piece
-// before it decrypts it, so out may equal in.
+static_assert(gcm_powers == wide_blocks, "a unit is one wide kernel call");
+constexpr std::size_t unit_bytes = 16 * gcm_powers;
+const std::uint8_t zero_unit[unit_bytes] = {};
+
+// unit_keystream generates the unit's keystream up to byte `to` (a multiple
+// of 16): the whole unit in one wide call when it starts empty.
+void unit_keystream(const gcm_kernels& ks, gcm_state& st, std::size_t to) noexcept {
+  const std::size_t from = st.unit_ks_len / 16, count = to / 16 - from;
+  if (from == 0 && count == wide_blocks && ks.ctr_wide != nullptr) {
+    ks.ctr_wide(st.key, st.ctr, st.unit_ks, zero_unit, count);
+  } else {
+    ks.ctr(st.key, st.ctr, st.unit_ks + 16 * from, zero_unit, count);
+  }
+  st.ctr += static_cast<std::uint32_t>(count);
+  st.unit_ks_len = static_cast<std::uint16_t>(to);
+}
+
+// process runs CTR and GHASH over a piece of text. At a unit boundary with
+// no keystream generated ahead, whole units go through the stitched kernels (one pass, AES and GHASH side by
+// side); the rest goes through the unit's buffers: XOR with keystream
+// generated ahead, the ciphertext copied aside and hashed once the unit is
+// complete (or at the tag). Encryption hashes what it wrote, decryption
+// copies what it read before writing, so out may equal in.
 void process(gcm_state& st, bool encrypt, std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept {
+  if (n == 0) return;
   const gcm_kernels& ks = select();
-  const auto piece = [&](std::size_t len) {
-    if (encrypt) {
-      crypt_with(ks, st, out, in, len);
-      hash_with(ks, st, out, len);
-    } else {
-      hash_with(ks, st, in, len);
-      crypt_with(ks, st, out, in, len);
-    }
-    out += len;
-    in += len;
-    n -= len;
-  };
-  if (st.ks_pos < 16) piece(std::min<std::size_t>(16 - st.ks_pos, n));
-  const std::size_t blocks = n / 16;
-  if (blocks != 0) {
-    if (st.glen == 0) {
+  prepare(ks, st.key);
+  // The first call generates only the keystream it needs (a one-shot
+  // message); later calls (pieces) the rest of the unit at once.
+  const bool ahead = st.calls != 0;
+  if (st.calls != 0xff) ++st.calls;
+  while (n != 0) {
+    if (st.unit_pos == 0 && st.unit_ks_len == 0 && n >= unit_bytes) {
+      const std::size_t blocks = n / unit_bytes * gcm_powers;
       run_crypt(ks, encrypt, st, out, in, blocks);
       out += 16 * blocks;
       in += 16 * blocks;
       n -= 16 * blocks;
+      continue;
+    }
+    const std::size_t take = std::min<std::size_t>(n, unit_bytes - st.unit_pos);
+    const std::size_t end = st.unit_pos + take;
+    if (end > st.unit_ks_len) unit_keystream(ks, st, ahead ? unit_bytes : (end + 15) / 16 * 16);
+    std::uint8_t* ct = st.unit_ct + st.unit_pos;
+    if (encrypt) {
+      xor_bytes(out, in, st.unit_ks + st.unit_pos, take);
+      std::memcpy(ct, out, take);
     } else {
-      piece(16 * blocks);
+      std::memcpy(ct, in, take);
+      xor_bytes(out, in, st.unit_ks + st.unit_pos, take);
+    }
+    st.unit_pos = static_cast<std::uint16_t>(end);
+    out += take;
+    in += take;
+    n -= take;
+    if (end == unit_bytes) {
+      st.unit_pos = 0;
+      if (ahead && n < unit_bytes && ks.ctr_hash_wide != nullptr) {
+        // Pieces, and the next unit will go through the buffers too: hash
+        // this unit beside the next unit's keystream, one pass (the
+        // stitched kernels' cost rather than two passes'). With a whole
+        // unit still to come, the stitched kernels take it straight.
+        ks.ctr_hash_wide(st.key, st.ctr, st.unit_ks, st.unit_ct);
+        st.ctr += static_cast<std::uint32_t>(gcm_powers);
+        st.unit_ks_len = unit_bytes;
+      } else {
+        run_ghash(ks, st.key, st.unit_ct, gcm_powers);
+        st.unit_ks_len = 0;
+      }
     }
   }
-  piece(n);
+}
+
+// flush_unit hashes the unit's ciphertext so far, zero-padded to a block
+// (SP 800-38D 7.1 step 5: C || 0^u).
+void flush_unit(const gcm_kernels& ks, gcm_state& st) noexcept {
+  if (st.unit_pos == 0) return;
+  const std::size_t whole = st.unit_pos / 16, rest = st.unit_pos % 16;
+  if (rest != 0) std::memset(st.unit_ct + st.unit_pos, 0, 16 - rest);
+  run_ghash(ks, st.key, st.unit_ct, whole + (rest != 0 ? 1 : 0));
+  st.unit_pos = 0;
 }
 
 }  // namespace
@@ -485,10 +539,11 @@ void gcm_tag(gcm_state& st, std::uint64_t aad_len, std::uint64_t text_len,
   // SP 800-38D 7.1 steps 5-6: S = GHASH(A || 0^v || C || 0^u || [len(A)]_64 || [len(C)]_64),
   // T = MSB_t(GCTR_K(J0, S)).
   gcm_pad(st);
+  const gcm_kernels& ks = select();
+  flush_unit(ks, st);
   std::uint8_t lengths[16];
   store64_be(lengths, aad_len * 8);
   store64_be(lengths + 8, text_len * 8);
-  const gcm_kernels& ks = select();
   run_ghash(ks, st.key, lengths, 1);
   ks.ctr(st.key, load32_be(st.key.j0 + 12), tag.data(), st.key.y, 1);
 }

@@ -175,6 +175,13 @@ void gcm_encrypt_x16_vaes(gcm_key& k, std::uint32_t ctr, std::uint8_t* out, cons
   store_y(k, y);
 }
 
+void gcm_ctr_hash_x16_vaes(gcm_key& k, std::uint32_t ctr, std::uint8_t* keystream, const std::uint8_t* hash) noexcept {
+  alignas(64) static constexpr std::uint8_t zeros[256] = {};
+  ctx c;
+  load_ctx(k, c, true);
+  store_y(k, crypt16_hash16(c, counter_base(k, ctr), keystream, zeros, hash, load_y(k)));
+}
+
 void gcm_decrypt_x16_vaes(gcm_key& k, std::uint32_t ctr, std::uint8_t* out, const std::uint8_t* in,
                           std::size_t nblocks) noexcept {
   ctx c;

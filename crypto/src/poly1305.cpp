@@ -27,23 +27,29 @@ void poly1305_blocks_portable(poly1305_state& st, const std::uint8_t* in, std::s
 namespace {
 
 // A kernel set: a scalar kernel for short runs and, optionally, a vector
-// kernel with the powers of r it needs and the run length from which it wins.
+// kernel with the powers of r it needs and the run length from which it wins,
+// and its live-lane form (`width` blocks a group).
 struct poly_kernels {
   std::string_view name;
   poly1305_blocks_fn scalar;
   poly1305_blocks_fn vector;
   poly1305_powers powers;
   std::size_t min_blocks;
+  poly1305_lanes_fn lanes;
+  std::size_t width;
 };
 
-constexpr poly_kernels portable_kernels{"portable", &poly1305_blocks_portable, nullptr, poly1305_powers::none, 0};
+constexpr poly_kernels portable_kernels{
+    "portable", &poly1305_blocks_portable, nullptr, poly1305_powers::none, 0, nullptr, 0};
 #if SEALWIRE_X86_KERNELS
-constexpr poly_kernels bmi2_kernels{"bmi2", &poly1305_blocks_bmi2, nullptr, poly1305_powers::none, 0};
-constexpr poly_kernels avx2_kernels{"avx2", &poly1305_blocks_bmi2, &poly1305_blocks_avx2, poly1305_powers::radix26x4, 8};
+constexpr poly_kernels bmi2_kernels{"bmi2", &poly1305_blocks_bmi2, nullptr, poly1305_powers::none, 0, nullptr, 0};
+constexpr poly_kernels avx2_kernels{"avx2", &poly1305_blocks_bmi2, &poly1305_blocks_avx2, poly1305_powers::radix26x4,
+                                    8, &poly1305_lanes_avx2, 4};
 constexpr poly_kernels avx2_nobmi_kernels{"avx2", &poly1305_blocks_portable, &poly1305_blocks_avx2,
-                                          poly1305_powers::radix26x4, 8};
+                                          poly1305_powers::radix26x4, 8, &poly1305_lanes_avx2, 4};
 constexpr poly_kernels ifma_kernels{"avx512ifma", &poly1305_blocks_bmi2, &poly1305_blocks_ifma,
-                                    poly1305_powers::radix44x8, 4};
+                                    poly1305_powers::radix44x8, 4, &poly1305_lanes_ifma, 8};
+static_assert(poly1305_buffer_blocks >= 8, "the buffer holds a group of the IFMA lanes");
 #endif
 
 const poly_kernels& select() noexcept {
@@ -99,17 +105,22 @@ void compute_powers(poly1305_state& st, poly1305_powers kind) noexcept {
   ct::wipe(p, sizeof p);
 }
 
+// prepare_powers computes the powers of r the vector kernel needs once the
+// message is long enough; it reports whether st.pw holds them.
+bool prepare_powers(const poly_kernels& k, poly1305_state& st, std::size_t n) noexcept {
+  if (k.vector == nullptr) return false;
+  if (st.powers != k.powers && st.absorbed + n >= powers_after_blocks) compute_powers(st, k.powers);
+  return st.powers == k.powers;
+}
+
 // blocks runs the best kernel for this CPU level and run length. The
 // portable loop is expanded in place rather than called (small pieces).
 void blocks(poly1305_state& st, const std::uint8_t* in, std::size_t n, std::uint64_t hibit) noexcept {
   const poly_kernels& k = select();
-  if (k.vector != nullptr) {
-    if (st.powers != k.powers && st.absorbed + n >= powers_after_blocks) compute_powers(st, k.powers);
-    if (st.powers == k.powers && n >= k.min_blocks) {
-      k.vector(st, in, n, hibit);
-      st.absorbed += n;
-      return;
-    }
+  if (prepare_powers(k, st, n) && n >= k.min_blocks) {
+    k.vector(st, in, n, hibit);
+    st.absorbed += n;
+    return;
   }
   if (k.scalar == &poly1305_blocks_portable) {
     poly1305_scalar_blocks(st, in, n, hibit);
@@ -126,6 +137,63 @@ void absorb_one(poly1305_state& st, const std::uint8_t* in, std::uint64_t hibit)
   ++st.absorbed;
 }
 
+// collapse sums live lanes into h with the kernel that made them (pw still
+// holds their powers: the kernels change only through settle), then absorbs
+// the whole blocks buffered behind them, leaving a partial block in buf.
+void settle(poly1305_state& st) noexcept {
+  if (st.live == poly1305_powers::none) return;
+#if SEALWIRE_X86_KERNELS
+  if (!st.started) {
+    // nothing in the lanes yet
+  } else if (st.live == poly1305_powers::radix44x8) {
+    poly1305_collapse_ifma(st);
+  } else {
+    poly1305_collapse_avx2(st);
+  }
+#endif
+  st.live = poly1305_powers::none;
+  st.started = false;
+  const std::size_t whole = st.buf_len / 16, rest = st.buf_len % 16;
+  if (whole != 0) {
+    blocks(st, st.buf, whole, 1);
+    std::memmove(st.buf, st.buf + 16 * whole, rest);
+    st.buf_len = static_cast<std::uint8_t>(rest);
+  }
+}
+
+// lanes absorbs g blocks (whole groups) into the live lanes, starting them
+// from h with the first group.
+void lanes(const poly_kernels& k, poly1305_state& st, const std::uint8_t* in, std::size_t g) noexcept {
+  k.lanes(st, in, g, !st.started);
+  st.started = true;
+  st.lanes_used = true;
+  st.absorbed += g;
+}
+
+// update_live feeds live lanes: whole groups straight from the input, the
+// rest through buf (fewer than a group of blocks).
+void update_live(const poly_kernels& k, poly1305_state& st, const std::uint8_t* p, std::size_t n) noexcept {
+  const std::size_t group = 16 * k.width;
+  if (st.buf_len != 0) {
+    const std::size_t take = std::min<std::size_t>(n, group - st.buf_len);
+    std::memcpy(st.buf + st.buf_len, p, take);
+    st.buf_len = static_cast<std::uint8_t>(st.buf_len + take);
+    p += take;
+    n -= take;
+    if (st.buf_len < group) return;
+    lanes(k, st, st.buf, k.width);
+    st.buf_len = 0;
+  }
+  if (n >= group) {
+    const std::size_t g = n / group * k.width;
+    lanes(k, st, p, g);
+    p += 16 * g;
+    n -= 16 * g;
+  }
+  std::memcpy(st.buf, p, n);
+  st.buf_len = static_cast<std::uint8_t>(n);
+}
+
 }  // namespace
 }  // namespace detail
 
@@ -136,6 +204,9 @@ static_assert(sizeof(detail::poly1305_state) <= detail::poly1305_state_storage &
 poly1305::poly1305() noexcept {
   auto* s = ::new (storage_.get()) detail::poly1305_state;
   s->powers = detail::poly1305_powers::none;
+  s->live = detail::poly1305_powers::none;
+  s->started = false;
+  s->lanes_used = false;
   s->buf_len = 0;
 }
 
@@ -152,10 +223,12 @@ poly1305& poly1305::operator=(poly1305&& other) noexcept {
     detail::poly1305_state& d = st();
     const detail::poly1305_state& s = other.st();
     if (d.powers != detail::poly1305_powers::none) ct::wipe(d.pw, sizeof d.pw);
+    if (d.lanes_used) ct::wipe(d.lanes, sizeof d.lanes);
     std::memcpy(reinterpret_cast<unsigned char*>(&d) + detail::poly1305_message_offset,
                 reinterpret_cast<const unsigned char*>(&s) + detail::poly1305_message_offset,
                 detail::poly1305_message_bytes);
     if (s.powers != detail::poly1305_powers::none) std::memcpy(d.pw, s.pw, sizeof d.pw);
+    if (s.lanes_used) std::memcpy(d.lanes, s.lanes, sizeof d.lanes);
     other.wipe();
   }
   return *this;
@@ -175,6 +248,10 @@ void poly1305::init(std::span<const std::uint8_t, key_size> key) noexcept {
   st().absorbed = 0;
   if (st().powers != detail::poly1305_powers::none) ct::wipe(st().pw, sizeof st().pw);  // powers of the old key
   st().powers = detail::poly1305_powers::none;
+  if (st().lanes_used) ct::wipe(st().lanes, sizeof st().lanes);  // the old message's accumulators
+  st().live = detail::poly1305_powers::none;
+  st().started = false;
+  st().lanes_used = false;
   st().buf_len = 0;
 }
 
@@ -182,14 +259,30 @@ void poly1305::wipe() noexcept {
   // h, r, s, the counters and the buffer are contiguous: one clear; the
   // powers only if set.
   const bool had_powers = st().powers != detail::poly1305_powers::none;
+  const bool had_lanes = st().lanes_used;
   ct::wipe(reinterpret_cast<unsigned char*>(&st()) + detail::poly1305_message_offset, detail::poly1305_message_bytes);
   if (had_powers) ct::wipe(st().pw, sizeof st().pw);
+  if (had_lanes) ct::wipe(st().lanes, sizeof st().lanes);
 }
 
 void poly1305::update(std::span<const std::uint8_t> in) noexcept {
   if (in.empty()) return;
   const std::uint8_t* p = in.data();
   std::size_t n = in.size();
+  const detail::poly_kernels& k = detail::select();
+  if (st().live != detail::poly1305_powers::none) {
+    if (st().live == k.powers) return detail::update_live(k, st(), p, n);
+    detail::settle(st());  // the CPU level changed within the message
+  }
+  if (k.lanes != nullptr && (st().buf_len + n) / block_size >= k.min_blocks &&
+      detail::prepare_powers(k, st(), (st().buf_len + n) / block_size)) {
+    // Enough text for the vector kernel: its lanes go live (buf, holding at
+    // most a partial block now, collects the first group if this piece is
+    // shorter) and stay live across calls until finish.
+    st().live = k.powers;
+    st().started = false;
+    return detail::update_live(k, st(), p, n);
+  }
   if (st().buf_len != 0) {
     const std::size_t take = std::min<std::size_t>(n, block_size - st().buf_len);
     detail::copy_small(st().buf + st().buf_len, p, take);
@@ -213,13 +306,28 @@ void poly1305::update(std::span<const std::uint8_t> in) noexcept {
 }
 
 void poly1305::pad16() noexcept {
-  if (st().buf_len == 0) return;
+  if (st().buf_len % block_size == 0) return;
+  if (st().live != detail::poly1305_powers::none) {
+    // Live lanes: the zero padding completes the buffered block in place.
+    const std::size_t len = st().buf_len, padded = (len + block_size - 1) / block_size * block_size;
+    std::memset(st().buf + len, 0, padded - len);
+    st().buf_len = static_cast<std::uint8_t>(padded);
+    const detail::poly_kernels& k = detail::select();
+    if (st().live != k.powers) {
+      detail::settle(st());  // the CPU level changed within the message
+    } else if (padded == 16 * k.width) {
+      detail::lanes(k, st(), st().buf, k.width);
+      st().buf_len = 0;
+    }
+    return;
+  }
   std::memset(st().buf + st().buf_len, 0, block_size - st().buf_len);
   detail::absorb_one(st(), st().buf, 1);
   st().buf_len = 0;
 }
 
 void poly1305::finish(std::span<std::uint8_t, tag_size> tag) noexcept {
+  detail::settle(st());
   if (st().buf_len != 0) {
     // RFC 8439 2.5.1: a final short block gets a 1 byte appended and no 2^128.
     st().buf[st().buf_len] = 1;

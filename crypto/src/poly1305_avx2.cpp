@@ -68,6 +68,31 @@ inline std::uint64_t lane_sum(__m256i x) {
   return static_cast<std::uint64_t>(_mm_cvtsi128_si64(s)) + static_cast<std::uint64_t>(_mm_extract_epi64(s, 1));
 }
 
+// sum_lanes adds the (multiplied) lanes and returns h to radix 2^64.
+inline void sum_lanes(const limbs26& a, poly1305_state& st) {
+  u128 t = lane_sum(a.v[0]);
+  t += static_cast<u128>(lane_sum(a.v[1])) << 26;
+  t += static_cast<u128>(lane_sum(a.v[2])) << 52;
+  const u128 t3 = static_cast<u128>(lane_sum(a.v[3])) << 78;  // below 2^107
+  const u128 t4 = static_cast<u128>(lane_sum(a.v[4]));          // at 2^104
+  t += t3;
+  std::uint64_t r0 = static_cast<std::uint64_t>(t);
+  u128 hi = (t >> 64) + (t4 << 40);  // bits 64 and up
+  std::uint64_t r1 = static_cast<std::uint64_t>(hi);
+  std::uint64_t r2 = static_cast<std::uint64_t>(hi >> 64);
+  // Fold bits 130 and up (times 5) so h2 stays small.
+  const std::uint64_t c = (r2 >> 2) * 5;
+  r2 &= 3;
+  u128 s = static_cast<u128>(r0) + c;
+  r0 = static_cast<std::uint64_t>(s);
+  s = static_cast<u128>(r1) + (s >> 64);
+  r1 = static_cast<std::uint64_t>(s);
+  r2 += static_cast<std::uint64_t>(s >> 64);
+  st.h[0] = r0;
+  st.h[1] = r1;
+  st.h[2] = r2;
+}
+
 }  // namespace
 
 // Requires st.powers == radix26x4 and nblocks >= 4; pw[k * 4 + j] holds limb k
@@ -100,30 +125,54 @@ void poly1305_blocks_avx2(poly1305_state& st, const std::uint8_t* in, std::size_
   }
   mul(a, lane_r, lane_s);
 
-  // Sum the lanes and return to radix 2^64.
-  u128 t = lane_sum(a.v[0]);
-  t += static_cast<u128>(lane_sum(a.v[1])) << 26;
-  t += static_cast<u128>(lane_sum(a.v[2])) << 52;
-  const u128 t3 = static_cast<u128>(lane_sum(a.v[3])) << 78;  // below 2^107
-  const u128 t4 = static_cast<u128>(lane_sum(a.v[4]));          // at 2^104
-  t += t3;
-  std::uint64_t r0 = static_cast<std::uint64_t>(t);
-  u128 hi = (t >> 64) + (t4 << 40);  // bits 64 and up
-  std::uint64_t r1 = static_cast<std::uint64_t>(hi);
-  std::uint64_t r2 = static_cast<std::uint64_t>(hi >> 64);
-  // Fold bits 130 and up (times 5) so h2 stays small.
-  const std::uint64_t c = (r2 >> 2) * 5;
-  r2 &= 3;
-  u128 s = static_cast<u128>(r0) + c;
-  r0 = static_cast<std::uint64_t>(s);
-  s = static_cast<u128>(r1) + (s >> 64);
-  r1 = static_cast<std::uint64_t>(s);
-  r2 += static_cast<std::uint64_t>(s >> 64);
-  st.h[0] = r0;
-  st.h[1] = r1;
-  st.h[2] = r2;
+  sum_lanes(a, st);
 
   if (nblocks != 0) poly1305_scalar_blocks(st, in, nblocks, hibit);
+}
+
+// ---- live lanes (poly1305.cpp keeps them between update calls) ----
+//
+// st.lanes[4 * k + j] holds limb k of lane j's accumulator, the last group
+// added but not yet multiplied: the value is sum_j lane_j * r^(4 - j).
+
+// Requires st.powers == radix26x4 and nblocks a non-zero multiple of 4.
+// start: the lanes begin here, h joins lane 0; otherwise they continue.
+void poly1305_lanes_avx2(poly1305_state& st, const std::uint8_t* in, std::size_t nblocks, bool start) noexcept {
+  __m256i step_r[5], step_s[5];
+  step_s[0] = _mm256_setzero_si256();  // unused
+  for (int k = 0; k < 5; ++k) step_r[k] = _mm256_set1_epi64x(static_cast<long long>(st.pw[4 * k]));
+  for (int k = 1; k < 5; ++k) step_s[k] = _mm256_set1_epi64x(static_cast<long long>(st.pw[4 * (k + 4)]));
+  limbs26 a;
+  if (start) {
+    const std::uint64_t h0 = st.h[0], h1 = st.h[1], h2 = st.h[2];
+    const std::uint64_t hl[5] = {h0 & mask26, (h0 >> 26) & mask26, ((h0 >> 52) | (h1 << 12)) & mask26,
+                                 (h1 >> 14) & mask26, (h1 >> 40) | (h2 << 24)};
+    a = load4(in, 1);
+    for (int k = 0; k < 5; ++k)
+      a.v[k] = _mm256_add_epi64(a.v[k], _mm256_set_epi64x(0, 0, 0, static_cast<long long>(hl[k])));
+    in += 64;
+    nblocks -= 4;
+  } else {
+    for (int k = 0; k < 5; ++k) a.v[k] = _mm256_load_si256(reinterpret_cast<const __m256i*>(st.lanes + 4 * k));
+  }
+  for (; nblocks != 0; nblocks -= 4, in += 64) {
+    mul(a, step_r, step_s);
+    const limbs26 m = load4(in, 1);
+    for (int k = 0; k < 5; ++k) a.v[k] = _mm256_add_epi64(a.v[k], m.v[k]);
+  }
+  for (int k = 0; k < 5; ++k) _mm256_store_si256(reinterpret_cast<__m256i*>(st.lanes + 4 * k), a.v[k]);
+}
+
+// poly1305_collapse_avx2 multiplies lane j by r^(4 - j) and sums into h.
+void poly1305_collapse_avx2(poly1305_state& st) noexcept {
+  __m256i lane_r[5], lane_s[5];
+  lane_s[0] = _mm256_setzero_si256();  // unused
+  for (int k = 0; k < 5; ++k) lane_r[k] = _mm256_load_si256(reinterpret_cast<const __m256i*>(st.pw + 4 * k));
+  for (int k = 1; k < 5; ++k) lane_s[k] = _mm256_load_si256(reinterpret_cast<const __m256i*>(st.pw + 4 * (k + 4)));
+  limbs26 a;
+  for (int k = 0; k < 5; ++k) a.v[k] = _mm256_load_si256(reinterpret_cast<const __m256i*>(st.lanes + 4 * k));
+  mul(a, lane_r, lane_s);
+  sum_lanes(a, st);
 }
 
 }  // namespace sealwire::crypto::detail

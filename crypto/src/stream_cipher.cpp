@@ -55,15 +55,23 @@ void run_kernels(const stream_kernels& ks, stream_state& st, std::uint8_t* out, 
 }
 
 // refill generates keystream for at least `need` (< 64 * batch) bytes into
-// ks, and ahead of need by the look-ahead: half of what the stream has
-// generated through this buffer so far, up to the kernels' batch. A stream fed
-// in small pieces soon runs the widest kernel over a full batch (after 32
-// blocks with AVX-512), while the keystream that may go unused at its end
-// stays below half of the work done through the buffer and below one batch; a
-// single call (one-shot) generates exactly what it needs.
+// ks, and ahead of need by the look-ahead: what the stream has generated
+// through this buffer so far, up to the kernels' batch. A stream fed in small
+// pieces runs the widest kernel over a full batch from its third or fourth
+// refill on, while the keystream that may go unused at its end stays below
+// the work done through the buffer and below one batch. The count is rounded
+// up to a kernel's width (three blocks cost less as one x4 than as three
+// single blocks), and a need of more than a quarter of a batch gets a whole
+// batch from the widest kernel (cheaper than the narrow ones over the blocks
+// needed; the rest serves the next piece), one-shot or not.
 void refill(const stream_kernels& ks, stream_state& st, std::size_t need) noexcept {
-  std::uint64_t blocks = (need + 63) / 64;
-  blocks = std::max<std::uint64_t>(blocks, st.lookahead);
+  std::uint64_t blocks = std::max<std::uint64_t>((need + 63) / 64, st.lookahead);
+  if (ks.k[0].width > 1 && 4 * blocks > ks.batch) blocks = ks.batch;
+  std::uint64_t cover = blocks;
+  for (const stream_kernel& k : ks.k) {  // widest first: the last match is the narrowest that covers
+    if (k.fn != nullptr && k.width >= blocks) cover = k.width;
+  }
+  blocks = cover;
   blocks = std::min<std::uint64_t>(blocks, ks.batch);
   if (!have_blocks(st, blocks)) blocks = st.last_counter - st.counter + 1;  // never past the limit
   run_kernels(ks, st, st.ks, zeros, static_cast<std::size_t>(blocks));
@@ -71,7 +79,7 @@ void refill(const stream_kernels& ks, stream_state& st, std::size_t need) noexce
   st.ks_len = static_cast<std::uint16_t>(64 * blocks);
   st.ks_high = std::max(st.ks_high, st.ks_len);
   st.buffered_blocks = static_cast<std::uint32_t>(std::min<std::uint64_t>(st.buffered_blocks + blocks, 1u << 30));
-  st.lookahead = static_cast<std::uint8_t>(std::clamp<std::uint64_t>(st.buffered_blocks / 2, 1, ks.batch));
+  st.lookahead = static_cast<std::uint8_t>(std::clamp<std::uint64_t>(st.buffered_blocks, 1, ks.batch));
 }
 
 }  // namespace
@@ -113,8 +121,13 @@ result<void> stream_xor(stream_state& st, std::uint8_t* out, const std::uint8_t*
 
   const stream_kernels& ks = kernels_for(st.family);
   if (n >= 64 * ks.batch) {
-    // Long input: whole blocks go straight from in to out.
-    const std::size_t blocks = n / 64;
+    // Long input: whole batches go straight from in to out through the
+    // widest kernel; the tail (under a batch) goes through the buffer, which
+    // refill fills with the widest kernel too. Running the tail's whole
+    // blocks straight through the narrower kernels cost more than a full
+    // batch of the widest (a 1448-byte TCP segment is 22.6 blocks: 16 + 4 +
+    // 1 + 1 + a partial, and the next piece starts mid-block).
+    const std::size_t blocks = n / (64 * ks.batch) * ks.batch;
     run_kernels(ks, st, out, in, blocks);
     out += 64 * blocks;
     in += 64 * blocks;

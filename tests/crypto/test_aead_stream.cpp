@@ -6,7 +6,10 @@
 #include "detail/aead_core.hpp"
 #include "vectors.hpp"
 
+#include <cstring>
 #include <functional>
+#include <new>
+#include <unordered_map>
 
 namespace sealwire::crypto::detail {
 // Test hook: move an opener or sealer close to its message limit.
@@ -572,4 +575,99 @@ TEST(AeadContracts, OpenerAadAfterUpdateAborts) {
   o.aad(aad);
   o.aad(aad);
   EXPECT_TRUE(o.update(buf, std::span(buf).first(20)));
+}
+
+// Long messages in the piece sizes sockets return (100 bytes, 1000, a TCP
+// segment's 1448, random up to 3000) cross the ChaCha keystream buffer, the
+// Poly1305 lanes kept live between calls and the AES-GCM unit buffers at
+// every offset; sealing and both openers must equal one-shot at every level.
+TEST_P(AeadStream, LongMessagesInSocketSizedPiecesEqualOneShot) {
+  test::seeded_random rng(1448);
+  for (aead_algorithm alg : all_algorithms) {
+    for (std::size_t len : {std::size_t{5000}, std::size_t{16384 + 37}}) {
+      const setup s = make_setup(alg, rng);
+      const bytes pt = rng.fill(len);
+      const sealed want = reference(s, pt);
+      const bytes stream = with_tag(want);
+      splitter big_random = [&rng](std::size_t n) {
+        std::vector<std::size_t> v;
+        for (std::size_t done = 0; done < n;) {
+          const std::size_t p = std::min<std::size_t>(1 + rng.uniform(3000), n - done);
+          v.push_back(p);
+          done += p;
+        }
+        return v;
+      };
+      for (const auto& split : {fixed(100), fixed(1000), fixed(1448), big_random}) {
+        const sealed got = seal_pieces(s, pt, split(len));
+        ASSERT_EQ(got.ct, want.ct) << crypto::properties(alg).name << " len " << len;
+        ASSERT_EQ(got.tag, want.tag);
+        const auto [pt_detached, ok_detached] = open_pieces(s, tag_position::detached, want.ct, want.tag, split(len));
+        ASSERT_TRUE(ok_detached) << crypto::properties(alg).name << " len " << len;
+        ASSERT_EQ(pt_detached, pt);
+        const auto [pt_trailing, ok_trailing] = open_pieces(s, tag_position::trailing, stream, {}, split(stream.size()));
+        ASSERT_TRUE(ok_trailing) << crypto::properties(alg).name << " len " << len;
+        ASSERT_EQ(pt_trailing, pt);
+      }
+    }
+  }
+}
+
+namespace {
+
+// holds_keystream reports whether any 16-byte piece of `keystream` (at a
+// 16-byte offset) appears anywhere in [p, p + n).
+bool holds_keystream(const unsigned char* p, std::size_t n, const bytes& keystream) {
+  std::unordered_map<std::uint64_t, std::size_t> prefixes;  // first 8 bytes -> offset
+  for (std::size_t k = 0; k + 16 <= keystream.size(); k += 16) {
+    std::uint64_t v;
+    std::memcpy(&v, keystream.data() + k, 8);
+    prefixes.emplace(v, k);
+  }
+  for (std::size_t i = 0; i + 16 <= n; ++i) {
+    std::uint64_t v;
+    std::memcpy(&v, p + i, 8);
+    const auto it = prefixes.find(v);
+    if (it != prefixes.end() && std::memcmp(p + i, keystream.data() + it->second, 16) == 0) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+// The opener generates keystream ahead of the text (ChaCha's buffer, the
+// AES-GCM unit): it is secret and must be gone after finish, after a failed
+// finish and after destruction. The keystream is found by sealing zeros
+// under the same key and nonce; the check first shows it can see the
+// keystream while the opener holds it.
+TEST_P(AeadStream, KeystreamGeneratedAheadIsWiped) {
+  test::seeded_random rng(77);
+  for (aead_algorithm alg : all_algorithms) {
+    const setup s = make_setup(alg, rng);
+    constexpr std::size_t len = 1400;
+    const bytes zeros(len + 2048, 0);
+    bytes keystream(zeros.size()), unused_tag(16);
+    ASSERT_TRUE(crypto::aead_seal_detached(alg, keystream, std::span<std::uint8_t, 16>(unused_tag.data(), 16), zeros,
+                                           associated_data(s.aad), s.nonce, s.key));
+    const bytes pt = rng.fill(len);
+    sealed want = reference(s, pt);
+    for (const bool tamper : {false, true}) {
+      if (tamper) want.tag[0] ^= 1;
+      alignas(64) unsigned char mem[sizeof(crypto::aead_opener)];
+      auto* o = ::new (mem) crypto::aead_opener;
+      ASSERT_TRUE(o->init(s.alg, s.key, s.nonce));
+      feed_aad(*o, s.aad);
+      bytes out(len);
+      for (std::size_t at = 0; at < len; at += 100) ASSERT_TRUE(o->update(std::span(out).subspan(at, 100), std::span(want.ct).subspan(at, 100)));
+      EXPECT_TRUE(holds_keystream(mem, sizeof mem, keystream)) << crypto::properties(alg).name << ": the check sees nothing";
+      EXPECT_EQ(static_cast<bool>(o->finish(want.tag)), !tamper);
+      EXPECT_FALSE(holds_keystream(mem, sizeof mem, keystream)) << crypto::properties(alg).name << " tamper " << tamper;
+      // Destruction mid-message wipes it too.
+      ASSERT_TRUE(o->init(s.alg, s.key, s.nonce));
+      feed_aad(*o, s.aad);
+      ASSERT_TRUE(o->update(std::span(out).first(100), std::span(want.ct).first(100)));
+      o->~aead_opener();
+      EXPECT_FALSE(holds_keystream(mem, sizeof mem, keystream)) << crypto::properties(alg).name << " destroyed";
+    }
+  }
 }

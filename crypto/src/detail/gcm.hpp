@@ -29,7 +29,8 @@ void gcm_init(gcm_state& st, std::span<const std::uint8_t> key, std::span<const 
 void gcm_hash(gcm_state& st, const std::uint8_t* in, std::size_t n) noexcept;
 void gcm_pad(gcm_state& st) noexcept;
 // gcm_crypt runs CTR only; gcm_encrypt and gcm_decrypt also hash the
-// ciphertext (in may equal out).
+// ciphertext (in may equal out), through the unit buffers for pieces (see
+// gcm_state). A message's text goes through one or the other family, not both.
 void gcm_crypt(gcm_state& st, std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept;
 void gcm_encrypt(gcm_state& st, std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept;
 void gcm_decrypt(gcm_state& st, std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept;

@@ -52,6 +52,10 @@ void gcm_ctr_x16_vaes(const gcm_key& k, std::uint32_t ctr, std::uint8_t* out, co
 void gcm_ghash_x16_vaes(gcm_key& k, const std::uint8_t* in, std::size_t nblocks) noexcept;
 void gcm_encrypt_x16_vaes(gcm_key& k, std::uint32_t ctr, std::uint8_t* out, const std::uint8_t* in,
                           std::size_t nblocks) noexcept;
+// gcm_ctr_hash_x16_vaes writes 16 blocks of keystream from counter ctr
+// while hashing 16 blocks of `hash` (the two buffers do not overlap): a
+// completed unit of pieces hashed beside the next unit's keystream.
+void gcm_ctr_hash_x16_vaes(gcm_key& k, std::uint32_t ctr, std::uint8_t* keystream, const std::uint8_t* hash) noexcept;
 void gcm_decrypt_x16_vaes(gcm_key& k, std::uint32_t ctr, std::uint8_t* out, const std::uint8_t* in,
                           std::size_t nblocks) noexcept;
 #endif

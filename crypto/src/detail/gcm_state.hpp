@@ -33,14 +33,24 @@ struct gcm_key {
 };
 
 // gcm_state adds the driver's buffers: a partial keystream block and a
-// partial GHASH block.
+// partial GHASH block (AAD, and text through gcm_crypt/gcm_hash), and for
+// the text through gcm_encrypt/gcm_decrypt a unit of gcm_powers blocks: the
+// keystream generated ahead for it (the wide kernel's width at once when the
+// text comes in pieces) and its ciphertext, which GHASH takes whole with one
+// reduction. Text arriving in pieces shorter than the unit costs an XOR and
+// a copy; whole units at a unit boundary go through the stitched kernels.
 struct gcm_state {
   gcm_key key;
+  alignas(64) std::uint8_t unit_ks[16 * gcm_powers];  // keystream for the unit, unit_ks_len bytes
+  alignas(64) std::uint8_t unit_ct[16 * gcm_powers];  // ciphertext of the unit so far, unit_pos bytes
   std::uint8_t ks[16];     // keystream of the current block; ks_pos..16 unused
   std::uint8_t gbuf[16];   // pending GHASH input, glen bytes
   std::uint32_t ctr;       // counter of the next keystream block (inc32, wraps)
+  std::uint16_t unit_pos;  // bytes of the unit done (0: at a unit boundary)
+  std::uint16_t unit_ks_len;  // keystream bytes generated for the unit (a multiple of 16)
   std::uint8_t ks_pos;     // 16 when no keystream is buffered
   std::uint8_t glen;
+  std::uint8_t calls;      // text calls so far (saturating): pieces generate keystream ahead
 };
 
 }  // namespace sealwire::crypto::detail

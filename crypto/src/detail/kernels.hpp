@@ -85,6 +85,16 @@ void poly1305_blocks_avx2(poly1305_state& st, const std::uint8_t* in, std::size_
                           std::uint64_t hibit) noexcept;
 void poly1305_blocks_ifma(poly1305_state& st, const std::uint8_t* in, std::size_t nblocks,
                           std::uint64_t hibit) noexcept;
+// Live lanes (full blocks, hibit 1): poly1305_lanes_* absorbs nblocks (a
+// non-zero multiple of the lane count, 4 or 8) into st.lanes, starting them
+// from h when `start` is set; poly1305_collapse_* sums them into h.
+using poly1305_lanes_fn = void (*)(poly1305_state& st, const std::uint8_t* in, std::size_t nblocks,
+                                   bool start) noexcept;
+using poly1305_collapse_fn = void (*)(poly1305_state& st) noexcept;
+void poly1305_lanes_avx2(poly1305_state& st, const std::uint8_t* in, std::size_t nblocks, bool start) noexcept;
+void poly1305_collapse_avx2(poly1305_state& st) noexcept;
+void poly1305_lanes_ifma(poly1305_state& st, const std::uint8_t* in, std::size_t nblocks, bool start) noexcept;
+void poly1305_collapse_ifma(poly1305_state& st) noexcept;
 
 }  // namespace sealwire::crypto::detail
 

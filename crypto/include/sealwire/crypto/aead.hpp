@@ -69,8 +69,8 @@ struct aead_opener_state;
 struct aead_test_access;  // lets tests reach the message limits
 // Bytes of opaque storage the key, sealer and opener keep their state in.
 inline constexpr std::size_t aead_key_storage = 896;
-inline constexpr std::size_t aead_core_storage = 2624;
-inline constexpr std::size_t aead_opener_storage = 2688;
+inline constexpr std::size_t aead_core_storage = 3456;
+inline constexpr std::size_t aead_opener_storage = 3520;
 }  // namespace detail
 
 // ---- keyed objects -------------------------------------------------------

@@ -16,8 +16,9 @@ namespace sealwire::crypto {
 namespace detail {
 struct poly1305_state;
 // Bytes of opaque storage a poly1305 keeps its state in (the key, the
-// accumulator, the powers of r the vector kernels use, a partial block).
-inline constexpr std::size_t poly1305_state_storage = 448;
+// accumulator, the powers of r the vector kernels use, their live lane
+// accumulators, up to eight buffered blocks).
+inline constexpr std::size_t poly1305_state_storage = 768;
 }  // namespace detail
 
 // poly1305 computes a tag over a message given in pieces of any size. A key
