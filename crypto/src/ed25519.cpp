@@ -11,9 +11,9 @@
 #include "detail/ed25519_scalar.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
-#include <new>
 
 namespace sealwire::crypto {
 namespace {
@@ -84,6 +84,10 @@ struct prepared {
   std::size_t index;
   std::uint8_t k[32];
   std::uint8_t z[32];  // 128 random bits, the upper half zero
+};
+
+struct free_deleter {
+  void operator()(void* p) const noexcept { std::free(p); }
 };
 
 // The largest group one multi-scalar multiplication takes (its scratch is
@@ -197,12 +201,17 @@ result<void> ed25519::verify_batch(std::span<const batch_item> items, std::span<
   const auto& kern = *choose().k;
   std::fill(valid.begin(), valid.end(), false);
 
+  // One allocation for the group's working memory (malloc: no exception in
+  // this noexcept function; when it fails, every item is verified alone).
   const std::size_t group = std::min(items.size(), max_group);
-  std::unique_ptr<prepared[]> prep(new (std::nothrow) prepared[group]);
-  std::unique_ptr<detail::ed25519_batch_item[]> terms(new (std::nothrow) detail::ed25519_batch_item[group]);
-  std::unique_ptr<std::uint64_t[]> scratch(
-      new (std::nothrow) std::uint64_t[detail::ed25519_batch_scratch_bytes(group) / 8]);
-  const bool combine = prep && terms && scratch;
+  const std::size_t prep_bytes = group * sizeof(prepared), terms_bytes = group * sizeof(detail::ed25519_batch_item);
+  const std::unique_ptr<void, free_deleter> memory(
+      std::malloc(prep_bytes + terms_bytes + detail::ed25519_batch_scratch_bytes(group)));
+  auto* const base = static_cast<std::uint8_t*>(memory.get());
+  auto* const prep = reinterpret_cast<prepared*>(base);
+  auto* const terms = reinterpret_cast<detail::ed25519_batch_item*>(base + prep_bytes);
+  void* const scratch = base + prep_bytes + terms_bytes;
+  const bool combine = memory != nullptr;
 
   std::size_t next = 0;
   while (next < items.size()) {
@@ -234,7 +243,7 @@ result<void> ed25519::verify_batch(std::span<const batch_item> items, std::span<
       continue;
     }
     for (std::size_t i = 0; i < n; ++i) std::memcpy(prep[i].z, coeffs + 16 * i, 16);
-    batch_checker(kern, items, valid, scratch.get(), terms.get()).check(std::span<const prepared>(prep.get(), n));
+    batch_checker(kern, items, valid, scratch, terms).check(std::span<const prepared>(prep, n));
   }
   for (const bool v : valid) {
     if (!v) return crypto_errc::invalid_signature;

@@ -377,13 +377,17 @@ batch_fixture make_batch(test::seeded_random& rng, std::size_t n, std::size_t in
     const std::size_t i = rng.uniform(n);
     switch (rng.uniform(5)) {
       case 0:  // a flipped signature bit
-        b.sigs[i][rng.uniform(64)] ^= static_cast<std::uint8_t>(1u << rng.uniform(8));
+        b.sigs[i][rng.uniform(b.sigs[i].size())] ^= static_cast<std::uint8_t>(1u << rng.uniform(8));
         break;
       case 1:  // another message
         b.msgs[i].push_back(1);
         break;
-      case 2:  // S + L
+      case 2:  // S + L (or, once an earlier change truncated it, another message)
       {
+        if (b.sigs[i].size() != 64) {
+          b.msgs[i].push_back(2);
+          break;
+        }
         const bytes s = add_le(bytes(b.sigs[i].begin() + 32, b.sigs[i].end()), hex(order_hex));
         std::copy(s.begin(), s.end(), b.sigs[i].begin() + 32);
         break;

@@ -171,16 +171,20 @@ inline ge_niels niels_from_limbs(const std::uint64_t w[15]) noexcept {
 // eight entries and keeping one by mask, then negating by mask: neither the
 // addresses read nor the branches depend on the digit.
 inline ge_niels select_base(const ed25519_tables& t, int pos, std::int8_t digit) noexcept {
+  typedef std::uint64_t v2u64 __attribute__((vector_size(16)));  // SSE2, the x86-64 baseline
   const std::uint64_t neg = static_cast<std::uint64_t>(static_cast<std::uint8_t>(digit)) >> 7;
   const std::uint64_t abs = static_cast<std::uint64_t>(static_cast<std::uint8_t>(digit ^ -static_cast<std::int8_t>(neg))) +
                             neg;  // |digit| without a branch
-  std::uint64_t acc[15] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0};  // the identity (1, 1, 0)
+  v2u64 acc[8] = {{1, 0}, {0, 0}, {0, 1}, {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}};  // the identity (1, 1, 0)
   for (std::uint64_t j = 0; j < 8; ++j) {
-    const std::uint64_t mask = ct::mask_if_zero((abs & 0xff) ^ (j + 1));
-    const std::uint64_t* e = t.base[pos][j];
-    for (int k = 0; k < 15; ++k) acc[k] ^= mask & (acc[k] ^ e[k]);
+    const std::uint64_t m = ct::mask_if_zero((abs & 0xff) ^ (j + 1));
+    const v2u64 mask = {m, m};
+    v2u64 e[8];
+    std::memcpy(e, t.base[pos][j], sizeof e);
+    for (int k = 0; k < 8; ++k) acc[k] ^= mask & (acc[k] ^ e[k]);
   }
-  ge_niels n = niels_from_limbs(acc);
+  ge_niels n;
+  std::memcpy(&n, acc, sizeof n);
   // The negation (-x, y) swaps y + x and y - x and negates 2dxy.
   fe ypx = n.ypx;
   fe_cmov(n.ypx, n.ymx, neg);
@@ -273,7 +277,7 @@ inline ge_p1p1 add_base_digit(const ed25519_tables& t, const ge_p3& r, int digit
 // straus_vartime computes [b]B + sum [s_i]P_i by interleaved width-NAF
 // (Straus): one shared chain of doublings, an addition wherever any digit is
 // non-zero. nafs[i] and tables[i] describe P_i; b_naf is width 8.
-inline ge_p3 straus_vartime(const ed25519_tables& t, const std::int8_t* b_naf, const std::int8_t (*nafs)[256],
+inline ge_p3 straus_vartime(const ed25519_tables& t_tables, const std::int8_t* b_naf, const std::int8_t (*nafs)[256],
                             const ge_cached (*tables)[8], std::size_t n) noexcept {
   int top = 255;
   for (; top >= 0; --top) {
@@ -281,30 +285,18 @@ inline ge_p3 straus_vartime(const ed25519_tables& t, const std::int8_t* b_naf, c
     for (std::size_t i = 0; i < n && !any; ++i) any = nafs[i][top] != 0;
     if (any) break;
   }
-  ge_p3 r = ge_identity();
+  // Between positions the sum stays in the completed form: the doubling
+  // reads only X, Y, Z (ge_to_p2), and T is computed (ge_to_p3) only where an
+  // addition follows.
+  ge_p1p1 t{fe_zero, fe_one, fe_one, fe_one};  // the identity: x = 0/1, y = 1/1
   for (int pos = top; pos >= 0; --pos) {
-    ge_p1p1 d = ge_dbl(r);
-    bool pending = true;  // d not yet converted back into r
-    auto flush = [&] {
-      if (pending) {
-        r = ge_to_p3(d);
-        pending = false;
-      }
-    };
-    if (b_naf != nullptr && b_naf[pos] != 0) {
-      flush();
-      d = add_base_digit(t, r, b_naf[pos]);
-      pending = true;
-    }
+    t = ge_dbl(ge_to_p2(t));
+    if (b_naf != nullptr && b_naf[pos] != 0) t = add_base_digit(t_tables, ge_to_p3(t), b_naf[pos]);
     for (std::size_t i = 0; i < n; ++i) {
-      if (nafs[i][pos] == 0) continue;
-      flush();
-      d = add_cached_digit(r, tables[i], nafs[i][pos]);
-      pending = true;
+      if (nafs[i][pos] != 0) t = add_cached_digit(ge_to_p3(t), tables[i], nafs[i][pos]);
     }
-    flush();
   }
-  return r;
+  return ge_to_p3(t);
 }
 
 // ge_verify_vartime: RFC 8032 5.1.7 with the cofactored equation,
