@@ -13,8 +13,7 @@ namespace sealwire::crypto::detail {
 
 // ed25519_tables holds the precomputed multiples of the base point B as
 // affine Niels triples (y + x, y - x, 2dxy), each coordinate five 51-bit limbs
-// (the signing table's entries padded to 16 words: two cache lines, read as
-// 16-byte vectors by the constant-time scan):
+// (the signing table's entries padded to 16 words: two whole cache lines):
 //   base[i][j] = (j + 1) * 256^i * B    (signing: 64 signed radix-16 digits)
 //   odd[j]     = (2j + 1) * B           (verification: width-8 NAF digits)
 struct ed25519_tables {

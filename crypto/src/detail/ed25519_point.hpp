@@ -171,20 +171,16 @@ inline ge_niels niels_from_limbs(const std::uint64_t w[15]) noexcept {
 // eight entries and keeping one by mask, then negating by mask: neither the
 // addresses read nor the branches depend on the digit.
 inline ge_niels select_base(const ed25519_tables& t, int pos, std::int8_t digit) noexcept {
-  typedef std::uint64_t v2u64 __attribute__((vector_size(16)));  // SSE2, the x86-64 baseline
   const std::uint64_t neg = static_cast<std::uint64_t>(static_cast<std::uint8_t>(digit)) >> 7;
   const std::uint64_t abs = static_cast<std::uint64_t>(static_cast<std::uint8_t>(digit ^ -static_cast<std::int8_t>(neg))) +
                             neg;  // |digit| without a branch
-  v2u64 acc[8] = {{1, 0}, {0, 0}, {0, 1}, {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}};  // the identity (1, 1, 0)
+  std::uint64_t acc[15] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0};  // the identity (1, 1, 0)
   for (std::uint64_t j = 0; j < 8; ++j) {
-    const std::uint64_t m = ct::mask_if_zero((abs & 0xff) ^ (j + 1));
-    const v2u64 mask = {m, m};
-    v2u64 e[8];
-    std::memcpy(e, t.base[pos][j], sizeof e);
-    for (int k = 0; k < 8; ++k) acc[k] ^= mask & (acc[k] ^ e[k]);
+    const std::uint64_t mask = ct::mask_if_zero((abs & 0xff) ^ (j + 1));
+    const std::uint64_t* e = t.base[pos][j];
+    for (int k = 0; k < 15; ++k) acc[k] ^= mask & (acc[k] ^ e[k]);
   }
-  ge_niels n;
-  std::memcpy(&n, acc, sizeof n);
+  ge_niels n = niels_from_limbs(acc);
   // The negation (-x, y) swaps y + x and y - x and negates 2dxy.
   fe ypx = n.ypx;
   fe_cmov(n.ypx, n.ymx, neg);
