@@ -2,9 +2,10 @@
 // Seed corpora for the fuzz targets, generated rather than stored: real
 // handshake flights and records (from the same deterministic endpoints the
 // targets build), sealed HPKE messages, sealed AEAD messages, BLAKE3 inputs
-// around the chunk and block sizes, and batch requests.
+// around the chunk and block sizes, Ed25519 signatures, and batch requests.
 //
 // Usage: sealwire_fuzz_seeds OUTDIR   (writes OUTDIR/<target>/seed-NNN)
+#include <sealwire/crypto/ed25519.hpp>
 #include <sealwire/crypto/hex.hpp>
 
 #include "batch.hpp"
@@ -242,6 +243,29 @@ void blake3_seeds(const fs::path& root) {
   }
 }
 
+// fuzz_ed25519_verify: real signatures (flags bit 0: seed and XOR mask),
+// with no mask, one flipped bit, and a mask on the key too; and RFC 8032
+// 7.1 TEST 1 given raw (key, signature, empty message).
+void ed25519_seeds(const fs::path& root) {
+  corpus c(root, "fuzz_ed25519_verify");
+  for (std::size_t n : {0u, 1u, 32u, 100u, 300u}) {
+    const auto seed = pattern(32, static_cast<std::uint8_t>(n));
+    fuzz::bytes mask(64, 0);
+    c.add(concat({{static_cast<std::uint8_t>(1 | (n % 4) << 2)}, seed, mask, pattern(n, 9)}));
+    mask[n % 64] = 0x10;
+    c.add(concat({{1}, seed, mask, pattern(n, 9)}));
+    fuzz::bytes key_mask(64, 0);
+    key_mask[31] = 0x80;  // the key's sign bit
+    c.add(concat({{3}, seed, key_mask, pattern(n, 9)}));
+  }
+  const auto raw = crypto::from_hex(
+      "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a"
+      "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe2"
+      "4655141438e7a100b");
+  must(raw.has_value(), "ed25519 seed hex");
+  c.add(concat({{0}, *raw}));
+}
+
 void batch_seeds(const fs::path& root) {
   corpus c(root, "fuzz_hpke_batch");
   const auto ikm = crypto::to_hex(pattern(32, 1));
@@ -286,6 +310,7 @@ int main(int argc, char** argv) {
   hpke_seeds(root);
   aead_seeds(root);
   blake3_seeds(root);
+  ed25519_seeds(root);
   batch_seeds(root);
   std::printf("seed corpora written to %s\n", root.c_str());
   return 0;

@@ -23,6 +23,7 @@
 #include <sealwire/crypto/cpu.hpp>
 #include <sealwire/crypto/ecdh_nist.hpp>
 #include <sealwire/crypto/ecdsa.hpp>
+#include <sealwire/crypto/ed25519.hpp>
 #include <sealwire/crypto/hkdf.hpp>
 #include <sealwire/crypto/hmac.hpp>
 #include <sealwire/crypto/poly1305.hpp>
@@ -374,6 +375,23 @@ void ed448(outputs& o) {
   }
 }
 
+// ed25519_signing: key expansion from a secret seed (the public key is an
+// output) and signatures of messages of a few sizes: the scalar, the nonce
+// prefix and the per-message nonce r stay secret throughout.
+void ed25519_signing(outputs& o) {
+  const bytes seed = secret(32, 41);
+  auto key = crypto::ed25519::signing_key::from_seed(seed);
+  expect(key.has_value(), "ed25519 from_seed");
+  if (!key) return;
+  o.add(bytes(key->public_key().begin(), key->public_key().end()));
+  for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{200}}) {
+    const bytes msg = public_bytes(n, 43);
+    bytes sig(64);
+    key->sign(std::span<std::uint8_t, 64>(sig), msg);
+    o.add(sig);
+  }
+}
+
 void hpke_key_schedule(outputs& o) {
   const hpke::suite suites[] = {
       {hpke::kem_id::x25519, hpke::kdf_id::hkdf_sha256, hpke::aead_id::chacha20_poly1305},
@@ -469,6 +487,7 @@ constexpr named_check checks[] = {
     {"ECDSA signing (P-256, P-384, P-521)", signatures},
     {"SHA-3, SHAKE", sha3},
     {"Ed448 key expansion and signing", ed448},
+    {"Ed25519 (key expansion, sign)", ed25519_signing},
     {"HPKE key schedule, seal, open, export", hpke_key_schedule},
 };
 
