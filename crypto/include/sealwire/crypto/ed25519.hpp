@@ -84,8 +84,12 @@ struct SEALWIRE_API ed25519 {
 
   // batch_item is one (public key, message, signature) triple for verify_batch.
   struct batch_item {
+    // public_key is the signer's 32-byte key (any length is accepted here and
+    // judged as verify judges it).
     std::span<const std::uint8_t> public_key;
+    // message is the signed message.
     std::span<const std::uint8_t> message;
+    // signature is the 64-byte signature R || S to check.
     std::span<const std::uint8_t> signature;
   };
 
