@@ -123,12 +123,13 @@ inline fe fe_mul_small(const fe& a, std::uint64_t k) noexcept {
   return reduce_wide(m(a.v[0]), m(a.v[1]), m(a.v[2]), m(a.v[3]), m(a.v[4]));
 }
 
-// fe_invert computes z^(p-2) = z^(2^255 - 21) with a fixed addition chain
-// (the exponent is public, so its shape leaks nothing).
-inline fe fe_invert(const fe& z) noexcept {
+// fe_pow_2_250_1 computes z^(2^250 - 1) and z^11 by a fixed addition chain:
+// the common start of the inversion and square-root exponents (public, so
+// their shape leaks nothing).
+inline fe fe_pow_2_250_1(const fe& z, fe& z11) noexcept {
   const fe z2 = fe_sqr(z);                                // 2
   const fe z9 = fe_mul(fe_sqr_n(z2, 2), z);               // 9
-  const fe z11 = fe_mul(z9, z2);                          // 11
+  z11 = fe_mul(z9, z2);                                   // 11
   const fe z_5 = fe_mul(fe_sqr(z11), z9);                 // 2^5 - 1
   const fe z_10 = fe_mul(fe_sqr_n(z_5, 5), z_5);          // 2^10 - 1
   const fe z_20 = fe_mul(fe_sqr_n(z_10, 10), z_10);       // 2^20 - 1
@@ -136,8 +137,14 @@ inline fe fe_invert(const fe& z) noexcept {
   const fe z_50 = fe_mul(fe_sqr_n(z_40, 10), z_10);       // 2^50 - 1
   const fe z_100 = fe_mul(fe_sqr_n(z_50, 50), z_50);      // 2^100 - 1
   const fe z_200 = fe_mul(fe_sqr_n(z_100, 100), z_100);   // 2^200 - 1
-  const fe z_250 = fe_mul(fe_sqr_n(z_200, 50), z_50);     // 2^250 - 1
-  return fe_mul(fe_sqr_n(z_250, 5), z11);                 // 2^255 - 32 + 11
+  return fe_mul(fe_sqr_n(z_200, 50), z_50);               // 2^250 - 1
+}
+
+// fe_invert computes z^(p-2) = z^(2^255 - 21).
+inline fe fe_invert(const fe& z) noexcept {
+  fe z11;
+  const fe z_250 = fe_pow_2_250_1(z, z11);
+  return fe_mul(fe_sqr_n(z_250, 5), z11);  // 2^255 - 32 + 11
 }
 
 // cswap exchanges a and b when swap is 1, by mask, whatever its value.
@@ -161,20 +168,11 @@ inline void fe_cmov(fe& a, const fe& b, std::uint64_t bit) noexcept {
 inline fe fe_neg(const fe& a) noexcept { return fe_sub(fe{{0, 0, 0, 0, 0}}, a); }
 
 // fe_pow22523 computes z^((p-5)/8) = z^(2^252 - 3), the exponent of the square
-// root in RFC 8032 5.1.3, with a fixed addition chain.
+// root in RFC 8032 5.1.3.
 inline fe fe_pow22523(const fe& z) noexcept {
-  const fe z2 = fe_sqr(z);                               // 2
-  const fe z9 = fe_mul(fe_sqr_n(z2, 2), z);              // 9
-  const fe z11 = fe_mul(z9, z2);                         // 11
-  const fe z_5 = fe_mul(fe_sqr(z11), z9);                // 2^5 - 1
-  const fe z_10 = fe_mul(fe_sqr_n(z_5, 5), z_5);         // 2^10 - 1
-  const fe z_20 = fe_mul(fe_sqr_n(z_10, 10), z_10);      // 2^20 - 1
-  const fe z_40 = fe_mul(fe_sqr_n(z_20, 20), z_20);      // 2^40 - 1
-  const fe z_50 = fe_mul(fe_sqr_n(z_40, 10), z_10);      // 2^50 - 1
-  const fe z_100 = fe_mul(fe_sqr_n(z_50, 50), z_50);     // 2^100 - 1
-  const fe z_200 = fe_mul(fe_sqr_n(z_100, 100), z_100);  // 2^200 - 1
-  const fe z_250 = fe_mul(fe_sqr_n(z_200, 50), z_50);    // 2^250 - 1
-  return fe_mul(fe_sqr_n(z_250, 2), z);                  // 2^252 - 4 + 1
+  fe z11;
+  const fe z_250 = fe_pow_2_250_1(z, z11);
+  return fe_mul(fe_sqr_n(z_250, 2), z);  // 2^252 - 4 + 1
 }
 
 // fe_is_negative is the low bit of the canonical value: the "sign" of x in
