@@ -24,6 +24,9 @@ void kpke_keygen(std::uint8_t* ek, poly* a, poly* t_hat, poly* s_hat, const std:
   sha3_512::hash(std::span<std::uint8_t, 64>(g), in);
   const std::uint8_t* rho = g;
   const std::uint8_t* sigma = g + 32;
+  // rho is public (it ends ek); the matrix expansion's rejection loop may
+  // branch on it.
+  ct::declassify(rho, 32);
 
   expand_matrix(a, rho, k);
 
