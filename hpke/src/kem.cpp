@@ -136,9 +136,9 @@ result<void> encap(const kem_desc& kem, std::span<std::uint8_t> shared, public_k
     if (skS != nullptr) return hpke_errc::auth_not_supported;
     std::uint8_t ct[max_public_key_size];
     if (auto r = kem.pq->encap(shared, std::span(ct).first(kem.sizes.enc), pkR.bytes(), ikm_e); !r) return r;
-    auto e = public_key::from(kem.id, bytes_view(ct, kem.sizes.enc));
-    if (!e) return e.error();
-    enc = *e;
+    // enc is Nenc bytes, not Npk as for a DHKEM: filled in place, not loaded.
+    std::memcpy(key_access::raw(enc).data(), ct, kem.sizes.enc);
+    key_access::set(enc, kem.id, kem.sizes.enc);
     return {};
   }
   result<key_pair> eph = ikm_e.empty() ? generate_key_pair(kem.id) : derive(kem, ikm_e);
