@@ -474,7 +474,10 @@ TEST(RecordHandshake, MalformedClientHellos) {
   EXPECT_EQ(server_error(w), record_errc::unexpected_record);
   // An empty handshake record, and one above max_handshake_size.
   EXPECT_EQ(server_error(bytes{1, 0, 0, 0}), record_errc::bad_handshake_message);
-  EXPECT_EQ(server_error(bytes{1, 0, 0x10, 0x01}), record_errc::record_too_large);
+  const std::size_t too_large = limits{}.max_handshake_size + 1;
+  EXPECT_EQ(server_error(bytes{1, static_cast<std::uint8_t>(too_large >> 16), static_cast<std::uint8_t>(too_large >> 8),
+                               static_cast<std::uint8_t>(too_large)}),
+            record_errc::record_too_large);
   // A protected record before the handshake.
   EXPECT_EQ(server_error(bytes{2, 0, 0, 20}), record_errc::unexpected_record);
   // An unknown record type.
