@@ -45,7 +45,10 @@ constexpr keccak_kernels avx512_kernels{"avx512", "avx512", &keccak_permute_avx5
 // The bmi2 kernel also uses andn (BMI1), which cpu.hpp does not list as a
 // feature of its own: every CPU with BMI2 has it, but check anyway.
 bool have_bmi1() noexcept {
-  static const bool bmi1 = __builtin_cpu_supports("bmi") != 0;
+  static const bool bmi1 = [] {
+    __builtin_cpu_init();  // safe even if called before libgcc's constructor
+    return __builtin_cpu_supports("bmi") != 0;
+  }();
   return bmi1;
 }
 #endif

@@ -27,7 +27,9 @@ void xor_stream(std::uint64_t* a, std::size_t ways, std::size_t k, std::size_t p
 // read_stream copies n bytes of stream k's lanes from byte offset pos.
 void read_stream(std::uint8_t* out, const std::uint64_t* a, std::size_t ways, std::size_t k, std::size_t pos,
                  std::size_t n) noexcept {
-  for (; n > 0 && pos % 8 != 0; --n, ++pos) *out++ = static_cast<std::uint8_t>(a[(pos / 8) * ways + k] >> (8 * (pos % 8)));
+  for (; n > 0 && pos % 8 != 0; --n, ++pos) {
+    *out++ = static_cast<std::uint8_t>(a[(pos / 8) * ways + k] >> (8 * (pos % 8)));
+  }
   for (; n >= 8; n -= 8, pos += 8, out += 8) store64_le(out, a[(pos / 8) * ways + k]);
   for (; n > 0; --n, ++pos) *out++ = static_cast<std::uint8_t>(a[(pos / 8) * ways + k] >> (8 * (pos % 8)));
 }

@@ -35,8 +35,8 @@ bytes openssl_shake(std::size_t bits, std::span<const std::uint8_t> msg, std::si
 }
 
 // run_case feeds Ways distinct inputs of len bytes to X in random pieces,
-// squeezes out_len bytes in random pieces (or whole blocks when blocks is
-// set) and compares each stream with OpenSSL.
+// squeezes out_len bytes in random pieces (or whole blocks when
+// whole_blocks is set) and compares each stream with OpenSSL.
 template <class X, std::size_t Bits>
 void run_case(test::seeded_random& rng, std::size_t len, std::size_t out_len, bool whole_blocks) {
   constexpr std::size_t w = X::ways;
@@ -53,8 +53,8 @@ void run_case(test::seeded_random& rng, std::size_t len, std::size_t out_len, bo
   std::array<bytes, w> out;
   for (auto& o : out) o.assign(out_len, 0);
   for (std::size_t at = 0; at < out_len;) {
-    const std::size_t n = whole_blocks ? X::block_size
-                                       : std::min<std::size_t>(out_len - at, rng.uniform(3) == 0 ? 0 : rng.uniform(500));
+    const std::size_t random_piece = rng.uniform(3) == 0 ? 0 : rng.uniform(500);
+    const std::size_t n = whole_blocks ? X::block_size : std::min<std::size_t>(out_len - at, random_piece);
     std::array<std::span<std::uint8_t>, w> o;
     for (std::size_t k = 0; k < w; ++k) o[k] = std::span<std::uint8_t>(out[k]).subspan(at, n);
     x.squeeze(o);
@@ -104,10 +104,18 @@ TEST(ShakeMultiProvider, NamesTheKernel) {
   test::report_levels("shake_multi kernels");
 }
 
-TEST_P(ShakeMulti, Shake128x4MatchesOpenSsl) { differential<crypto::shake128_x4, 128>(0x4a01, test::differential_cases(8)); }
-TEST_P(ShakeMulti, Shake256x4MatchesOpenSsl) { differential<crypto::shake256_x4, 256>(0x4a02, test::differential_cases(8)); }
-TEST_P(ShakeMulti, Shake128x8MatchesOpenSsl) { differential<crypto::shake128_x8, 128>(0x4a03, test::differential_cases(4)); }
-TEST_P(ShakeMulti, Shake256x8MatchesOpenSsl) { differential<crypto::shake256_x8, 256>(0x4a04, test::differential_cases(4)); }
+TEST_P(ShakeMulti, Shake128x4MatchesOpenSsl) {
+  differential<crypto::shake128_x4, 128>(0x4a01, test::differential_cases(8));
+}
+TEST_P(ShakeMulti, Shake256x4MatchesOpenSsl) {
+  differential<crypto::shake256_x4, 256>(0x4a02, test::differential_cases(8));
+}
+TEST_P(ShakeMulti, Shake128x8MatchesOpenSsl) {
+  differential<crypto::shake128_x8, 128>(0x4a03, test::differential_cases(4));
+}
+TEST_P(ShakeMulti, Shake256x8MatchesOpenSsl) {
+  differential<crypto::shake256_x8, 256>(0x4a04, test::differential_cases(4));
+}
 
 // The one-shot hash, and a copy that continues squeezing independently.
 TEST_P(ShakeMulti, HashAndCopy) {

@@ -164,7 +164,8 @@ template <class Ops, std::size_t... I>
 // keccak_absorb_rate absorbs nblocks blocks of Rate lanes with the state kept
 // in registers from one block to the next.
 template <class Ops, std::size_t Unroll, std::size_t Rate>
-inline void keccak_absorb_rate(std::uint64_t* s, const std::uint8_t* in, std::size_t nblocks) noexcept {
+[[gnu::always_inline]] inline void keccak_absorb_rate(std::uint64_t* s, const std::uint8_t* in,
+                                                      std::size_t nblocks) noexcept {
   using rounds = keccak_rounds<Ops>;
   typename rounds::state a;
   for (std::size_t i = 0; i < 25; ++i) a.v[i] = Ops::load1(s[i]);
@@ -179,7 +180,7 @@ inline void keccak_absorb_rate(std::uint64_t* s, const std::uint8_t* in, std::si
 // 384/512, SHAKE128/256: 18, 17, 13, 9, 21 lanes); any other rate goes a
 // block at a time through memory.
 template <class Ops, std::size_t Unroll>
-inline void keccak_absorb_any(std::uint64_t* s, const std::uint8_t* in, std::size_t nblocks,
+[[gnu::always_inline]] inline void keccak_absorb_any(std::uint64_t* s, const std::uint8_t* in, std::size_t nblocks,
                               std::size_t rate_lanes) noexcept {
   switch (rate_lanes) {
     case 9: return keccak_absorb_rate<Ops, Unroll, 9>(s, in, nblocks);
