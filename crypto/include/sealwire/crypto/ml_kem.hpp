@@ -282,7 +282,7 @@ using ml_kem_768 = ml_kem<3>;
 using ml_kem_1024 = ml_kem<4>;
 
 namespace detail {
-// ml_kem_random_m fills m from the CSPRNG; ml_kem_random_seed fills a seed.
+// ml_kem_random fills out from the CSPRNG (random_bytes): Encaps's m, a seed.
 [[nodiscard]] SEALWIRE_API result<void> ml_kem_random(std::span<std::uint8_t> out) noexcept;
 }  // namespace detail
 
