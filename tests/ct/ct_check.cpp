@@ -32,6 +32,8 @@
 #include <sealwire/crypto/sha2.hpp>
 #include <sealwire/crypto/x25519.hpp>
 #include <sealwire/crypto/x448.hpp>
+#include <sealwire/crypto/ml_kem.hpp>
+#include <sealwire/crypto/xwing.hpp>
 #include <sealwire/crypto/ed448.hpp>
 #include <sealwire/crypto/sha3.hpp>
 #include <sealwire/hpke/hpke.hpp>
@@ -471,6 +473,53 @@ void hpke_key_schedule(outputs& o) {
   }
 }
 
+// ML-KEM-768 KeyGen from a marked seed, Encaps with a marked m, Decaps of the
+// valid ciphertext and of a tampered one (the implicit-rejection path: the
+// re-encryption comparison and the choice of J(z || c) must not branch).
+// X-Wing KeyGen, Encaps and Decaps likewise.
+void post_quantum_kems(outputs& o) {
+  using kem = crypto::ml_kem_768;
+  const bytes seed = secret(64, 40);
+  const auto dk = kem::decapsulation_key::from_seed(seed).value();
+  bytes ek(dk.public_key().bytes().begin(), dk.public_key().bytes().end());
+  publish(ek);  // the encapsulation key is public
+  o.add(ek);
+  const auto pk = kem::encapsulation_key::from_bytes(ek).value();
+  const bytes m = secret(32, 41);
+  bytes c(kem::ciphertext_size), k(32);
+  pk.encapsulate(std::span<std::uint8_t, kem::ciphertext_size>(c), std::span<std::uint8_t, 32>(k),
+                 std::span<const std::uint8_t, 32>(m.data(), 32));
+  publish(c);  // the ciphertext is public
+  o.add(c);
+  o.add(k);
+  bytes ss(32);
+  expect(dk.decapsulate(std::span<std::uint8_t, 32>(ss), c).has_value(), "ml-kem decapsulate");
+  o.add(ss);
+  bytes bad = c;
+  bad[17] ^= 4;
+  expect(dk.decapsulate(std::span<std::uint8_t, 32>(ss), bad).has_value(), "ml-kem decapsulate (rejection)");
+  o.add(ss);
+
+  const auto xdk = crypto::xwing::decapsulation_key::from_seed(secret(32, 42)).value();
+  bytes xpk(xdk.encapsulation_key().begin(), xdk.encapsulation_key().end());
+  publish(xpk);
+  o.add(xpk);
+  const bytes eseed = secret(64, 43);
+  bytes xc(crypto::xwing::ciphertext_size), xk(32);
+  expect(crypto::xwing::encapsulate(std::span<std::uint8_t, 1120>(xc), std::span<std::uint8_t, 32>(xk), xpk,
+                                    std::span<const std::uint8_t, 64>(eseed.data(), 64))
+             .has_value(),
+         "xwing encapsulate");
+  publish(xc);
+  o.add(xc);
+  o.add(xk);
+  expect(xdk.decapsulate(std::span<std::uint8_t, 32>(ss), xc).has_value(), "xwing decapsulate");
+  o.add(ss);
+  xc[5] ^= 1;
+  expect(xdk.decapsulate(std::span<std::uint8_t, 32>(ss), xc).has_value(), "xwing decapsulate (rejection)");
+  o.add(ss);
+}
+
 struct named_check {
   std::string_view name;
   void (*run)(outputs&);
@@ -489,6 +538,7 @@ constexpr named_check checks[] = {
     {"Ed448 key expansion and signing", ed448},
     {"Ed25519 (key expansion, sign)", ed25519_signing},
     {"HPKE key schedule, seal, open, export", hpke_key_schedule},
+    {"ML-KEM-768 (keygen, encaps, decaps incl. implicit rejection), X-Wing", post_quantum_kems},
 };
 
 // ---- the deliberately leaky function ------------------------------------------
