@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // Four SHAKE streams driven together (FIPS 202 SHAKE128/SHAKE256 as ML-KEM's
 // XOF and PRF, FIPS 203 4.1): ML-KEM's matrix expansion and noise sampling
-// make their SHAKE calls four at a time through these two entry points, so
-// that a 4-way Keccak-f[1600] kernel can serve them. Today each lane is a
-// sequential sponge (crypto/sha3.hpp).
+// make their SHAKE calls four at a time through these two entry points. When
+// all four lanes are in use they run on the interleaved four-state sponge of
+// crypto/shake_multi.hpp (one AVX2 or AVX-512 permutation for all four);
+// a call with unused lanes runs the used ones on the sequential sponge
+// (crypto/sha3.hpp), which costs less than permuting an unused state.
 #pragma once
 
 #include <sealwire/crypto/sha3.hpp>
+#include <sealwire/crypto/shake_multi.hpp>
 
 #include <array>
 #include <cstddef>
@@ -29,8 +32,10 @@ class shake128_x4 {
   void squeeze_blocks(const std::array<std::uint8_t*, 4>& out, std::size_t nblocks) noexcept;
 
  private:
-  std::array<shake128, 4> lanes_;
+  crypto::shake128_x4 wide_;  // all four lanes in use
+  std::array<shake128, 4> lanes_;  // otherwise, lane by lane
   std::array<bool, 4> active_{};
+  bool all_active_ = false;
 };
 
 // shake256_x4 writes out_len bytes of SHAKE256(in[lane]) to out[lane] for the
