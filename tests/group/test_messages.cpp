@@ -104,6 +104,41 @@ TEST(GroupMessages, EveryCaseRoundTrips) {
   EXPECT_EQ(checked, 300 * fields().size());
 }
 
+// What RFC 9420 ties together across fields holds in every decoded case:
+// a key package's leaf comes from a key package, an Update's leaf from an
+// update, an UpdatePath's leaf from a commit; a commit carries its
+// confirmation tag; a member's PublicMessage its membership tag.
+TEST(GroupMessages, DecodedFieldsAreConsistent) {
+  const auto& cases = messages();
+  std::size_t paths = 0;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const auto& c = cases[i];
+    const auto field = [&](const char* name) { return hex(c.at(name).get<std::string>()); };
+    const auto kp = deserialize<mls_message>(field("mls_key_package"));
+    ASSERT_TRUE(kp) << i;
+    EXPECT_EQ(std::get<key_package>(kp->body).leaf_node.source, leaf_node_source::key_package) << i;
+    const auto up = deserialize<update>(field("update_proposal"));
+    ASSERT_TRUE(up) << i;
+    EXPECT_EQ(up->leaf_node.source, leaf_node_source::update) << i;
+    const auto cm = deserialize<commit>(field("commit"));
+    ASSERT_TRUE(cm) << i;
+    if (cm->path) {
+      EXPECT_EQ(cm->path->leaf_node.source, leaf_node_source::commit) << i;
+      ++paths;
+    }
+    const auto pc = deserialize<mls_message>(field("public_message_commit"));
+    ASSERT_TRUE(pc) << i;
+    const auto& pm = std::get<public_message>(pc->body);
+    EXPECT_TRUE(pm.auth.confirmation_tag.has_value()) << i;
+    EXPECT_EQ(pm.membership_tag.has_value(), pm.content.sender.type == sender_type::member) << i;
+    const auto w = deserialize<mls_message>(field("mls_welcome"));
+    ASSERT_TRUE(w) << i;
+    EXPECT_FALSE(std::get<welcome>(w->body).secrets.empty()) << i;
+  }
+  // The file has commits both with and without an UpdatePath.
+  EXPECT_GT(paths, 0u);
+}
+
 // Truncation at every length and one trailing byte, for every field of the
 // first cases (all 300 would cost seconds under ASan for no more coverage).
 TEST(GroupMessages, TruncatedOrTrailingRefused) {
