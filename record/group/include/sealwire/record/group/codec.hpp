@@ -54,8 +54,10 @@ namespace sealwire::record::group {
 inline constexpr std::uint32_t max_varint = (std::uint32_t{1} << 30) - 1;
 
 // codec_limits bounds what one decode may consume. The defaults admit every
-// message of RFC 9420's interop vectors with a wide margin, and a ratchet
-// tree of up to 2^16 leaves. max_items bounds memory as well as time: a
+// message of RFC 9420's interop vectors with a wide margin, and the ratchet
+// tree of a group of some ten thousand members (each leaf's capability and
+// extension lists count as items too; raise max_items for larger groups).
+// max_items bounds memory as well as time: a
 // decoded element takes more memory than its encoding (a blank tree node is
 // one byte on the wire and a few hundred bytes decoded), so raise it only
 // with max_input in proportion.
