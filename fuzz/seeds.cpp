@@ -11,6 +11,7 @@
 #include "batch.hpp"
 
 #include "fuzz_aead.hpp"
+#include "group_seeds.hpp"
 #include "fuzz_hpke.hpp"
 
 #include <cstdio>
@@ -312,6 +313,7 @@ int main(int argc, char** argv) {
   blake3_seeds(root);
   ed25519_seeds(root);
   batch_seeds(root);
+  fuzz::group_decode_seeds(root, SEALWIRE_FUZZ_VECTORS_DIR);
   std::printf("seed corpora written to %s\n", root.c_str());
   return 0;
 }
