@@ -22,6 +22,12 @@ struct channel_test_access {
   static std::uint64_t send_sequence(const channel& c) { return c.s_->tx_seq; }
   static void set_send_sequence(channel& c, std::uint64_t s) { c.s_->tx_seq = s; }
   static const suite& suite_of(const channel& c) { return c.s_->s; }
+  // receive_keys_wiped: no receiving AEAD key is held.
+  static bool receive_keys_wiped(const channel& c) {
+    bool any = false;
+    for (const auto& e : c.s_->slots) any = any || e.keys.key.keyed();
+    return !any;
+  }
   // keys_wiped: no AEAD key of either direction is held.
   static bool keys_wiped(const channel& c) {
     bool any = c.s_->tx.key.keyed();

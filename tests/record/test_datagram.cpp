@@ -287,11 +287,13 @@ TEST_P(Datagram, IntegrityLimitEndsTheChannel) {
   std::vector<message> out;
   EXPECT_EQ(p.b.open(d, out, t0).error(), datagram_errc::integrity_limit_reached);
   EXPECT_EQ(p.b.error(), datagram_errc::integrity_limit_reached);
-  EXPECT_TRUE(hook::keys_wiped(p.b));
+  EXPECT_TRUE(hook::receive_keys_wiped(p.b));
   bytes good = seal_one(p.a, msg_of("late"));
   EXPECT_EQ(p.b.open(good, out, t0).error(), datagram_errc::integrity_limit_reached);
   bytes buf(100);
   EXPECT_EQ(p.b.seal(buf, msg_of("x")).error(), datagram_errc::integrity_limit_reached);
+  EXPECT_EQ(p.b.update_keys(t0).error(), datagram_errc::integrity_limit_reached);
+  EXPECT_TRUE(hook::keys_wiped(p.b));  // the sending side wiped its own
   EXPECT_EQ(std::error_code(datagram_errc::integrity_limit_reached), condition::limit_reached);
 }
 

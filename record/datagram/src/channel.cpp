@@ -26,6 +26,17 @@ void channel_state::wipe() noexcept {
 
 namespace {
 
+// send_failure reports the sticky failure to the sending side, which wipes
+// its own keys here (the receiving side, on another thread perhaps, wiped
+// its own when it failed).
+std::error_code send_failure(channel_state& st) noexcept {
+  const int f = st.failure.load(std::memory_order_acquire);
+  if (f == 0) return {};
+  st.tx_hp.wipe();
+  st.tx.wipe();
+  return static_cast<datagram_errc>(f);
+}
+
 bool valid(const config& c) noexcept {
   return c.max_datagram_size >= 64 && c.max_datagram_size <= max_udp_payload &&
          (c.sequence_bits == 16 || c.sequence_bits == 32) && c.replay_window >= 64 && c.replay_window <= 32768 &&
@@ -50,8 +61,7 @@ channel& channel::operator=(channel&&) noexcept = default;
 channel::~channel() = default;
 
 result<channel> channel::from_secrets(record_aead aead, hpke::kdf_id kdf, bytes_view send_secret,
-                                      bytes_view receive_secret, const config& cfg, clock::time_point now) {
-  static_cast<void>(now);
+                                      bytes_view receive_secret, const config& cfg) {
   if (!detail::valid(cfg)) return datagram_errc::invalid_config;
   auto st = std::make_unique<channel_state>();
   if (!detail::make_suite(st->s, aead, kdf)) return record_errc::unsupported_algorithm;
@@ -76,8 +86,7 @@ result<channel> channel::from_secrets(record_aead aead, hpke::kdf_id kdf, bytes_
   return channel(std::move(st));
 }
 
-result<channel> channel::from_connection(const connection& conn, const config& cfg, bytes_view context,
-                                         clock::time_point now) {
+result<channel> channel::from_connection(const connection& conn, const config& cfg, bytes_view context) {
   if (!conn.handshake_complete() || conn.error()) return datagram_errc::bad_state;
   detail::suite s;
   if (!detail::make_suite(s, conn.aead(), conn.kdf())) return record_errc::unsupported_algorithm;
@@ -91,7 +100,7 @@ result<channel> channel::from_connection(const connection& conn, const config& c
   }
   const bool client = conn.role() == role::client;
   return from_secrets(conn.aead(), conn.kdf(), (client ? c2s : s2c).span().first(s.nh),
-                      (client ? s2c : c2s).span().first(s.nh), cfg, now);
+                      (client ? s2c : c2s).span().first(s.nh), cfg);
 }
 
 // ---- sending ----------------------------------------------------------------
@@ -108,7 +117,7 @@ result<std::size_t> channel::seal(std::span<std::uint8_t> out, bytes_view msg) n
 result<std::size_t> channel::seal(std::span<std::uint8_t> out, std::span<const bytes_view> msgs) noexcept {
   if (!s_) return datagram_errc::bad_state;
   channel_state& st = *s_;
-  if (const int f = st.failure.load(std::memory_order_acquire); f != 0) return static_cast<datagram_errc>(f);
+  if (const auto e = detail::send_failure(st)) return e;
   const unsigned bits = st.cfg.sequence_bits;
   // 9.5: the whole datagram is sized first; a set that does not fit is refused whole.
   std::size_t total = 0;
@@ -157,7 +166,7 @@ result<std::size_t> channel::seal(std::span<std::uint8_t> out, std::span<const b
 result<void> channel::update_keys(clock::time_point now) noexcept {
   if (!s_) return datagram_errc::bad_state;
   channel_state& st = *s_;
-  if (const int f = st.failure.load(std::memory_order_acquire); f != 0) return static_cast<datagram_errc>(f);
+  if (const auto e = detail::send_failure(st)) return e;
   // 9.4: two epoch bits tell e + 1 from e - 1 only if updates are spaced.
   if (st.tx_last_update && now - *st.tx_last_update < st.cfg.previous_epoch_lifetime) {
     return datagram_errc::update_too_soon;
@@ -176,10 +185,13 @@ result<void> channel::update_keys(clock::time_point now) noexcept {
 
 namespace {
 
-// fail_integrity ends the channel: sticky error, every key wiped.
+// fail_integrity ends the channel: sticky error, the receiving keys wiped
+// (the sending side wipes its own at its next call: it may run on another
+// thread).
 void fail_integrity(channel_state& st) noexcept {
   st.failure.store(static_cast<int>(datagram_errc::integrity_limit_reached), std::memory_order_release);
-  st.wipe();
+  st.rx_hp.wipe();
+  for (auto& e : st.slots) e.keys.wipe();
 }
 
 // follow moves the receiving direction to the next epoch (9.4 step 7).

@@ -105,7 +105,7 @@ class SEALWIRE_API channel {
   // bad_state (handshake not complete, or the connection failed),
   // invalid_config.
   [[nodiscard]] static result<channel> from_connection(const connection& conn, const config& cfg = {},
-                                                       bytes_view context = {}, clock::time_point now = clock::now());
+                                                       bytes_view context = {});
 
   // from_secrets keys a channel from its two directions' initial secrets
   // (dg_0 of 9.1, Nh bytes each, as the exporter would give them): for tests
@@ -113,8 +113,7 @@ class SEALWIRE_API channel {
   // invalid_config; unsupported_algorithm (record_errc) for an unknown AEAD
   // or KDF; std::errc::invalid_argument for a secret that is not Nh bytes.
   [[nodiscard]] static result<channel> from_secrets(record_aead aead, hpke::kdf_id kdf, bytes_view send_secret,
-                                                    bytes_view receive_secret, const config& cfg = {},
-                                                    clock::time_point now = clock::now());
+                                                    bytes_view receive_secret, const config& cfg = {});
 
   // The move constructor takes over the other channel; the moved-from
   // channel refuses every call with bad_state.
@@ -151,7 +150,8 @@ class SEALWIRE_API channel {
   // `out` (spans into `datagram`, in arrival order), returning how many it
   // appended. `now` drives the previous epoch's lifetime. Errors:
   // integrity_limit_reached (sticky; messages of records before the one
-  // that crossed the limit are still appended), bad_state. Only appending to
+  // that crossed the limit are still appended; the receiving keys are wiped
+  // at once, the sending keys by the next seal or update_keys), bad_state. Only appending to
   // `out` may throw (std::bad_alloc).
   [[nodiscard]] result<std::size_t> open(std::span<std::uint8_t> datagram, std::vector<message>& out,
                                          clock::time_point now = clock::now());
