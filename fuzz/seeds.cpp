@@ -297,6 +297,20 @@ void batch_seeds(const fs::path& root) {
   c.add(R"({"op":"open","aad":[1,2,{"x":[]}],"ct":"\u0041\n","exports":[{"len":-1}]})");
 }
 
+// fuzz_datagram_open: operation lists (the format at the top of
+// fuzz_datagram_open.cpp) for each AEAD and option: seals, changed seals,
+// replays, key updates and raw datagrams. (Its keys are a hash of the
+// input, so no seed can carry a genuine record; the target seals its own.)
+void datagram_seeds(const fs::path& root) {
+  corpus c(root, "fuzz_datagram_open");
+  for (std::uint8_t flags : {0, 1, 2, 3, 4, 6, 9, 15}) {
+    c.add(concat({{flags}, {1, 5}, pattern(5, flags), {0x81, 40}, pattern(40, 3), {4, 1, 1}, {4, 1, 0}}));
+    c.add(concat({{flags}, {2, 16}, pattern(16, flags), {2, 2, 0, 9}, {1, 0}, {3, 0}, {1, 3}, pattern(3, 1),
+                  {4, 1, 2}, {0xf9, 0}, {4, 1, 1}}));
+    c.add(concat({{flags}, {0, 24, 0x20}, pattern(23, flags), {0, 3, 0x2c, 0, 1}, {0, 1, 0xff}}));
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -314,6 +328,7 @@ int main(int argc, char** argv) {
   ed25519_seeds(root);
   batch_seeds(root);
   fuzz::group_decode_seeds(root, SEALWIRE_FUZZ_VECTORS_DIR);
+  datagram_seeds(root);
   std::printf("seed corpora written to %s\n", root.c_str());
   return 0;
 }

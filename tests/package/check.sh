@@ -38,13 +38,14 @@ headers_of() {
     crypto) (cd "$src/crypto/include" && ls sealwire/crypto/*.hpp); echo sealwire/version.hpp ;;
     hpke) (cd "$src/hpke/include" && ls sealwire/hpke/*.hpp) ;;
     record) (cd "$src/record/include" && ls sealwire/record/*.hpp) ;;
+    datagram) (cd "$src/record/datagram/include" && ls sealwire/record/datagram/*.hpp) ;;
     asio) (cd "$src/record/asio/include" && find sealwire -name "*.hpp" | sort) ;;  # stream.hpp is header-only: its detail/ header is installed too
     group) (cd "$src/record/group/include" && ls sealwire/record/group/*.hpp) ;;
   esac
 }
 
 step "only the public headers are installed"
-expected=$(for c in crypto hpke record asio group; do headers_of "$c"; done | sort)
+expected=$(for c in crypto hpke record datagram asio group; do headers_of "$c"; done | sort)
 installed=$(cd "$prefix/include" && find sealwire -type f | sort)
 if [[ "$expected" != "$installed" ]]; then
   echo "installed headers differ from the components' public headers:"
@@ -65,7 +66,7 @@ soversion=$(sed -n 's/^project(sealwire VERSION \([0-9]*\)\.\([0-9]*\).*/\1.\2/p
 [[ "$soversion" == 0.* ]] || soversion=${soversion%%.*}
 grep -q "SONAME.*libsealwire_crypto.so.$soversion\]" <<<"$dynamic" || { echo "SONAME is not .so.$soversion"; echo "$dynamic"; exit 1; }
 
-for c in crypto hpke record asio group; do
+for c in crypto hpke record datagram asio group; do
   tu="$work/headers-$c.cpp"
   { echo "// every public header of sealwire::$c"; headers_of "$c" | sed 's|.*|#include <&>|'; } > "$tu"
   hide=(-DCMAKE_DISABLE_FIND_PACKAGE_Boost=ON -DCMAKE_DISABLE_FIND_PACKAGE_spdlog=ON)
