@@ -24,6 +24,7 @@
 #include <malloc.h>
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -38,6 +39,10 @@ std::atomic<long long> live_bytes{0};
 void* counted(void* p) {
   if (p == nullptr) throw std::bad_alloc();
   live_bytes.fetch_add(static_cast<long long>(malloc_usable_size(p)), std::memory_order_relaxed);
+  return p;
+}
+void* counted_or_null(void* p) noexcept {
+  if (p != nullptr) live_bytes.fetch_add(static_cast<long long>(malloc_usable_size(p)), std::memory_order_relaxed);
   return p;
 }
 void uncounted(void* p) noexcept {
@@ -56,6 +61,23 @@ void* operator new(std::size_t n) { return counted(std::malloc(n == 0 ? 1 : n));
 void* operator new[](std::size_t n) { return counted(std::malloc(n == 0 ? 1 : n)); }
 void* operator new(std::size_t n, std::align_val_t a) { return aligned(n == 0 ? 1 : n, a); }
 void* operator new[](std::size_t n, std::align_val_t a) { return aligned(n == 0 ? 1 : n, a); }
+// The nothrow forms too (the record layer allocates its buffers with them):
+// a sanitizer's own versions would otherwise allocate what ours free.
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return counted_or_null(std::malloc(n == 0 ? 1 : n)); }
+void* operator new[](std::size_t n, const std::nothrow_t&) noexcept {
+  return counted_or_null(std::malloc(n == 0 ? 1 : n));
+}
+void* operator new(std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept {
+  const auto al = static_cast<std::size_t>(a);
+  return counted_or_null(std::aligned_alloc(al, (std::max<std::size_t>(n, 1) + al - 1) / al * al));
+}
+void* operator new[](std::size_t n, std::align_val_t a, const std::nothrow_t& t) noexcept {
+  return operator new(n, a, t);
+}
+void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { uncounted(p); }
+void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { uncounted(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { uncounted(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { uncounted(p); }
 void operator delete(void* p) noexcept { uncounted(p); }
 void operator delete[](void* p) noexcept { uncounted(p); }
 void operator delete(void* p, std::size_t) noexcept { uncounted(p); }
