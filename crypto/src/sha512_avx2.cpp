@@ -116,9 +116,10 @@ void sha512_compress_avx2(std::uint64_t h[8], const std::uint8_t* in, std::size_
       h[j] = v[j];
     }
   }
-  // The schedule held message words: wipe it like the portable code's stack.
-  volatile std::uint64_t* p = &wk[0][0];
-  for (int j = 0; j < 160; ++j) p[j] = 0;
+  // The schedule held message words (key material under HMAC): wipe it, as
+  // ct::wipe does (not called here: no shared inline code in an ISA file).
+  __builtin_memset(wk, 0, sizeof wk);
+  __asm__ __volatile__("" : : "r"(wk) : "memory");
 }
 
 }  // namespace sealwire::crypto::detail
