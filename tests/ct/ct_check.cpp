@@ -520,6 +520,8 @@ void post_quantum_kems(outputs& o) {
   xc[5] ^= 1;
   expect(xdk.decapsulate(std::span<std::uint8_t, 32>(ss), xc).has_value(), "xwing decapsulate (rejection)");
   o.add(ss);
+}
+
 // The single-block AES of header protection (docs/protocol.md 9.3): a
 // secret key, a public sample.
 void aes_block(outputs& o) {
