@@ -161,6 +161,11 @@ class SEALWIRE_API writer {
   [[nodiscard]] bool ok() const noexcept { return error_ == 0; }
   // error is the first error, or an empty error_code.
   [[nodiscard]] std::error_code error() const noexcept;
+  // fail records e unless an error was already recorded (an encoder uses it
+  // for a structure whose fields contradict each other).
+  void fail(codec_errc e) noexcept {
+    if (error_ == 0) error_ = static_cast<int>(e);
+  }
 
   // u8 writes a uint8.
   void u8(std::uint8_t v);
