@@ -19,22 +19,22 @@ namespace {
 using test::bytes;
 using test::hex;
 
-cipher_suite suite_of(const nlohmann::json& c) {
-  return cipher_suite::from_id(c["cipher_suite"].get<std::uint16_t>()).value();
+suite_algorithms suite_of(const nlohmann::json& c) {
+  return suite_algorithms::from_id(c["cipher_suite"].get<std::uint16_t>()).value();
 }
 
 std::string str(const nlohmann::json& v) { return v.get<std::string>(); }
 
 TEST(GroupCryptoBasics, SuiteTable) {
-  EXPECT_FALSE(cipher_suite::from_id(0).has_value());
-  EXPECT_FALSE(cipher_suite::from_id(8).has_value());
-  EXPECT_FALSE(cipher_suite::from_id(0x0a0a).has_value());  // GREASE
-  const auto s5 = cipher_suite::from_id(5).value();
+  EXPECT_FALSE(suite_algorithms::from_id(0).has_value());
+  EXPECT_FALSE(suite_algorithms::from_id(8).has_value());
+  EXPECT_FALSE(suite_algorithms::from_id(0x0a0a).has_value());  // GREASE
+  const auto s5 = suite_algorithms::from_id(5).value();
   EXPECT_EQ(s5.hash_size(), 64U);
   EXPECT_EQ(s5.key_size(), 32U);
   EXPECT_EQ(s5.hpke().kem, hpke::kem_id::p521);
   EXPECT_EQ(s5.signature(), signature_scheme::ecdsa_secp521r1_sha512);
-  const auto s7 = cipher_suite::from_id(7).value();
+  const auto s7 = suite_algorithms::from_id(7).value();
   EXPECT_EQ(s7.hash_size(), 48U);
   EXPECT_EQ(s7.hpke().kdf, hpke::kdf_id::hkdf_sha384);
   EXPECT_EQ(to_string(cipher_suite_id::x25519_chacha20poly1305_sha256_ed25519),
@@ -46,7 +46,7 @@ TEST(GroupCryptoBasics, OfficialVectors) {
   const auto cases = test::load_json(path);
   std::set<std::uint16_t> suites;
   for (const auto& c : cases) {
-    const cipher_suite suite = suite_of(c);
+    const suite_algorithms suite = suite_of(c);
     suites.insert(static_cast<std::uint16_t>(suite.id()));
     SCOPED_TRACE(std::string(to_string(suite.id())));
 
@@ -120,7 +120,7 @@ TEST(GroupCryptoBasics, OfficialVectors) {
 }
 
 TEST(GroupCryptoBasics, Limits) {
-  const cipher_suite suite(cipher_suite_id::x25519_aes128gcm_sha256_ed25519);
+  const suite_algorithms suite(cipher_suite_id::x25519_aes128gcm_sha256_ed25519);
   const bytes secret(32, 7);
   bytes too_long(65536);
   EXPECT_EQ(expand_with_label(suite, too_long, secret, "x", {}).error(), group_errc::invalid_argument);

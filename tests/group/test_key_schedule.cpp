@@ -30,7 +30,7 @@ TEST(GroupKeySchedule, OfficialVectors) {
   std::set<std::uint16_t> suites;
   std::size_t epochs = 0;
   for (const auto& c : cases) {
-    const auto suite = cipher_suite::from_id(c["cipher_suite"].get<std::uint16_t>()).value();
+    const auto suite = suite_algorithms::from_id(c["cipher_suite"].get<std::uint16_t>()).value();
     suites.insert(static_cast<std::uint16_t>(suite.id()));
     SCOPED_TRACE(std::string(to_string(suite.id())));
     bytes init_secret = hex_of(c["initial_init_secret"]);
@@ -75,7 +75,7 @@ TEST(GroupKeySchedule, OfficialVectors) {
 }
 
 TEST(GroupKeySchedule, RefusesWrongSizes) {
-  const cipher_suite suite(cipher_suite_id::x25519_aes128gcm_sha256_ed25519);
+  const suite_algorithms suite(cipher_suite_id::x25519_aes128gcm_sha256_ed25519);
   const bytes nh(32, 1);
   const bytes short_secret(31, 1);
   EXPECT_EQ(derive_epoch_secrets(suite, short_secret, nh, nh, {}).error(), group_errc::invalid_argument);
@@ -107,7 +107,7 @@ TEST(GroupPskSecret, OfficialVectors) {
   ASSERT_EQ(cases.size(), 77U);
   std::set<std::size_t> counts;
   for (const auto& c : cases) {
-    const auto suite = cipher_suite::from_id(c["cipher_suite"].get<std::uint16_t>()).value();
+    const auto suite = suite_algorithms::from_id(c["cipher_suite"].get<std::uint16_t>()).value();
     std::vector<bytes> ids, keys;
     for (const auto& p : c["psks"]) {
       ids.push_back(external_psk_id(hex_of(p["psk_id"]), hex_of(p["psk_nonce"])));

@@ -31,7 +31,7 @@ TEST(GroupSecretTree, OfficialVectors) {
   std::set<std::uint16_t> suites;
   std::size_t checked = 0;
   for (const auto& c : cases) {
-    const auto suite = cipher_suite::from_id(c["cipher_suite"].get<std::uint16_t>()).value();
+    const auto suite = suite_algorithms::from_id(c["cipher_suite"].get<std::uint16_t>()).value();
     suites.insert(static_cast<std::uint16_t>(suite.id()));
     const auto n = static_cast<std::uint32_t>(c["leaves"].size());
     SCOPED_TRACE(std::string(to_string(suite.id())) + " leaves " + std::to_string(n));
@@ -74,7 +74,7 @@ TEST(GroupSecretTree, OfficialVectors) {
 
 class GroupSecretTreeSchedule : public ::testing::Test {
  protected:
-  cipher_suite suite_{cipher_suite_id::x25519_chacha20poly1305_sha256_ed25519};
+  suite_algorithms suite_{cipher_suite_id::x25519_chacha20poly1305_sha256_ed25519};
   bytes secret_ = bytes(32, 0x42);
   secret_tree tree_ = secret_tree::create(suite_, secret_, 8).value();
 };

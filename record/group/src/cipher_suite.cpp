@@ -52,12 +52,12 @@ const suite_row& row_of(cipher_suite_id id) noexcept {
 
 }  // namespace
 
-result<cipher_suite> cipher_suite::from_id(std::uint16_t id) noexcept {
+result<suite_algorithms> suite_algorithms::from_id(std::uint16_t id) noexcept {
   if (id < 1 || id > std::size(rows)) return crypto_errc::unknown_algorithm;
-  return cipher_suite(static_cast<cipher_suite_id>(id));
+  return suite_algorithms(static_cast<cipher_suite_id>(id));
 }
 
-cipher_suite::cipher_suite(cipher_suite_id id) noexcept {
+suite_algorithms::suite_algorithms(cipher_suite_id id) noexcept {
   const suite_row& row = row_of(id);
   id_ = row.id;
   hash_ = row.hash;
@@ -66,23 +66,23 @@ cipher_suite::cipher_suite(cipher_suite_id id) noexcept {
   signature_ = row.signature;
 }
 
-std::size_t cipher_suite::key_size() const noexcept { return crypto::properties(aead_).key_size; }
+std::size_t suite_algorithms::key_size() const noexcept { return crypto::properties(aead_).key_size; }
 
-std::size_t cipher_suite::digest(std::span<std::uint8_t> out, std::initializer_list<bytes_view> pieces) const noexcept {
+std::size_t suite_algorithms::digest(std::span<std::uint8_t> out, std::initializer_list<bytes_view> pieces) const noexcept {
   crypto::dynamic_hash h(hash_);
   for (bytes_view piece : pieces) h.update(piece);
   return h.current(out);
 }
 
-void cipher_suite::extract(std::span<std::uint8_t> out, bytes_view salt, bytes_view ikm) const noexcept {
+void suite_algorithms::extract(std::span<std::uint8_t> out, bytes_view salt, bytes_view ikm) const noexcept {
   crypto::hkdf_extract(hash_, out, salt, {ikm});
 }
 
-result<void> cipher_suite::expand(std::span<std::uint8_t> out, bytes_view prk, bytes_view info) const noexcept {
+result<void> suite_algorithms::expand(std::span<std::uint8_t> out, bytes_view prk, bytes_view info) const noexcept {
   return crypto::hkdf_expand(hash_, out, prk, {info});
 }
 
-void cipher_suite::mac(std::span<std::uint8_t> out, bytes_view key, bytes_view data) const noexcept {
+void suite_algorithms::mac(std::span<std::uint8_t> out, bytes_view key, bytes_view data) const noexcept {
   crypto::hmac_compute(hash_, out, key, {data});
 }
 

@@ -31,7 +31,7 @@ void encode_labeled(writer& w, std::string_view label, bytes_view content) {
 
 }  // namespace
 
-result<std::size_t> ref_hash(const cipher_suite& suite, std::span<std::uint8_t> out, std::string_view label,
+result<std::size_t> ref_hash(const suite_algorithms& suite, std::span<std::uint8_t> out, std::string_view label,
                              bytes_view value) {
   // RefHashInput { opaque label<V>; opaque value<V>; } (RFC 9420 5.2).
   writer w;
@@ -41,7 +41,7 @@ result<std::size_t> ref_hash(const cipher_suite& suite, std::span<std::uint8_t> 
   return suite.digest(out, {w.data()});
 }
 
-result<void> expand_with_label(const cipher_suite& suite, std::span<std::uint8_t> out, bytes_view secret,
+result<void> expand_with_label(const suite_algorithms& suite, std::span<std::uint8_t> out, bytes_view secret,
                                std::string_view label, bytes_view context) {
   if (out.size() > std::numeric_limits<std::uint16_t>::max()) return group_errc::invalid_argument;
   // KDFLabel { uint16 length; opaque label<V>; opaque context<V>; } (RFC 9420 5.1).
@@ -52,12 +52,12 @@ result<void> expand_with_label(const cipher_suite& suite, std::span<std::uint8_t
   return suite.expand(out, secret, w.data());
 }
 
-result<void> derive_secret(const cipher_suite& suite, std::span<std::uint8_t> out, bytes_view secret,
+result<void> derive_secret(const suite_algorithms& suite, std::span<std::uint8_t> out, bytes_view secret,
                            std::string_view label) {
   return expand_with_label(suite, out.first(suite.hash_size()), secret, label, {});
 }
 
-result<void> derive_tree_secret(const cipher_suite& suite, std::span<std::uint8_t> out, bytes_view secret,
+result<void> derive_tree_secret(const suite_algorithms& suite, std::span<std::uint8_t> out, bytes_view secret,
                                 std::string_view label, std::uint32_t generation) {
   const std::array<std::uint8_t, 4> context{static_cast<std::uint8_t>(generation >> 24),
                                             static_cast<std::uint8_t>(generation >> 16),
@@ -82,7 +82,7 @@ result<void> verify_with_label(signature_scheme scheme, bytes_view public_key, s
   return verify_signature(scheme, public_key, w.data(), signature);
 }
 
-result<labeled_ciphertext> encrypt_with_label(const cipher_suite& suite, const hpke::public_key& public_key,
+result<labeled_ciphertext> encrypt_with_label(const suite_algorithms& suite, const hpke::public_key& public_key,
                                               std::string_view label, bytes_view context, bytes_view plaintext,
                                               bytes_view ikm_e) {
   writer w;
@@ -101,7 +101,7 @@ result<labeled_ciphertext> encrypt_with_label(const cipher_suite& suite, const h
   return out;
 }
 
-result<std::vector<std::uint8_t>> decrypt_with_label(const cipher_suite& suite, const hpke::private_key& private_key,
+result<std::vector<std::uint8_t>> decrypt_with_label(const suite_algorithms& suite, const hpke::private_key& private_key,
                                                      std::string_view label, bytes_view context,
                                                      bytes_view kem_output, bytes_view ciphertext) {
   if (ciphertext.size() < crypto::aead_tag_size) return hpke_errc::open_failed;

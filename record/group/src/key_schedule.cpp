@@ -15,7 +15,7 @@ bytes_view or_zero(bytes_view secret, const std::array<std::uint8_t, max_hash_si
   return secret.empty() ? bytes_view(zero).first(nh) : secret;
 }
 
-result<void> derive_into(const cipher_suite& suite, crypto::secret_bytes& out, bytes_view secret,
+result<void> derive_into(const suite_algorithms& suite, crypto::secret_bytes& out, bytes_view secret,
                          std::string_view label) {
   out = crypto::secret_bytes(suite.hash_size());
   return derive_secret(suite, out.span(), secret, label);
@@ -23,7 +23,7 @@ result<void> derive_into(const cipher_suite& suite, crypto::secret_bytes& out, b
 
 }  // namespace
 
-result<epoch_secrets> derive_epoch_secrets(const cipher_suite& suite, bytes_view init_secret,
+result<epoch_secrets> derive_epoch_secrets(const suite_algorithms& suite, bytes_view init_secret,
                                            bytes_view commit_secret, bytes_view psk_secret,
                                            bytes_view group_context) {
   const std::size_t nh = suite.hash_size();
@@ -42,7 +42,7 @@ result<epoch_secrets> derive_epoch_secrets(const cipher_suite& suite, bytes_view
   return derive_epoch_secrets_from_joiner(suite, joiner.span(), psk_secret, group_context);
 }
 
-result<epoch_secrets> derive_epoch_secrets_from_joiner(const cipher_suite& suite, bytes_view joiner_secret,
+result<epoch_secrets> derive_epoch_secrets_from_joiner(const suite_algorithms& suite, bytes_view joiner_secret,
                                                        bytes_view psk_secret, bytes_view group_context) {
   const std::size_t nh = suite.hash_size();
   if (joiner_secret.size() != nh || (!psk_secret.empty() && psk_secret.size() != nh)) {
@@ -78,14 +78,14 @@ result<epoch_secrets> derive_epoch_secrets_from_joiner(const cipher_suite& suite
   return s;
 }
 
-result<void> derive_welcome_key_nonce(const cipher_suite& suite, std::span<std::uint8_t> key,
+result<void> derive_welcome_key_nonce(const suite_algorithms& suite, std::span<std::uint8_t> key,
                                       std::span<std::uint8_t> nonce, bytes_view welcome_secret) {
   if (key.size() != suite.key_size() || nonce.size() != suite.nonce_size()) return group_errc::invalid_argument;
   if (auto r = expand_with_label(suite, key, welcome_secret, "key", {}); !r) return r;
   return expand_with_label(suite, nonce, welcome_secret, "nonce", {});
 }
 
-result<void> mls_exporter(const cipher_suite& suite, std::span<std::uint8_t> out, bytes_view exporter_secret,
+result<void> mls_exporter(const suite_algorithms& suite, std::span<std::uint8_t> out, bytes_view exporter_secret,
                           std::string_view label, bytes_view context) {
   const std::size_t nh = suite.hash_size();
   crypto::secret_array<max_hash_size> derived;
@@ -95,7 +95,7 @@ result<void> mls_exporter(const cipher_suite& suite, std::span<std::uint8_t> out
   return expand_with_label(suite, out, derived.span().first(nh), "exported", bytes_view(context_hash).first(nh));
 }
 
-result<hpke::key_pair> external_key_pair(const cipher_suite& suite, bytes_view external_secret) noexcept {
+result<hpke::key_pair> external_key_pair(const suite_algorithms& suite, bytes_view external_secret) noexcept {
   return hpke::derive_key_pair(suite.hpke().kem, external_secret);
 }
 

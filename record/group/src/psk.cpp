@@ -11,7 +11,7 @@
 
 namespace sealwire::record::group {
 
-result<crypto::secret_bytes> derive_psk_secret(const cipher_suite& suite, std::span<const psk_input> psks) {
+result<crypto::secret_bytes> derive_psk_secret(const suite_algorithms& suite, std::span<const psk_input> psks) {
   if (psks.size() > std::numeric_limits<std::uint16_t>::max()) return group_errc::invalid_argument;
   const std::size_t nh = suite.hash_size();
   const std::array<std::uint8_t, max_hash_size> zero{};

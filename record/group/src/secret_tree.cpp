@@ -19,10 +19,10 @@ std::size_t index_of(ratchet_type type) noexcept { return type == ratchet_type::
 
 }  // namespace
 
-secret_tree::secret_tree(const cipher_suite& suite, std::uint32_t leaf_count, const secret_tree_limits& limits)
+secret_tree::secret_tree(const suite_algorithms& suite, std::uint32_t leaf_count, const secret_tree_limits& limits)
     : suite_(suite), leaf_count_(leaf_count), limits_(limits) {}
 
-result<secret_tree> secret_tree::create(const cipher_suite& suite, bytes_view encryption_secret,
+result<secret_tree> secret_tree::create(const suite_algorithms& suite, bytes_view encryption_secret,
                                         std::uint32_t leaf_count, const secret_tree_limits& limits) {
   if (encryption_secret.size() != suite.hash_size()) return group_errc::invalid_argument;
   if (!std::has_single_bit(leaf_count) || leaf_count > tree_math::max_leaves) return group_errc::invalid_argument;

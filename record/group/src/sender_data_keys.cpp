@@ -8,7 +8,7 @@
 
 namespace sealwire::record::group {
 
-result<sender_data_keys> derive_sender_data_keys(const cipher_suite& suite, bytes_view sender_data_secret,
+result<sender_data_keys> derive_sender_data_keys(const suite_algorithms& suite, bytes_view sender_data_secret,
                                                  bytes_view ciphertext) {
   // ciphertext_sample = ciphertext[0..KDF.Nh-1], or the whole ciphertext when shorter.
   const bytes_view sample = ciphertext.first(std::min(ciphertext.size(), suite.hash_size()));

@@ -10,6 +10,7 @@
 #include <sealwire/crypto/kdf.hpp>
 #include <sealwire/crypto/result.hpp>
 #include <sealwire/hpke/suite.hpp>
+#include <sealwire/record/group/common.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -50,15 +51,21 @@ inline constexpr std::size_t max_aead_key_size = 32;
 // aead_nonce_size is Nn for every suite (12 bytes).
 inline constexpr std::size_t aead_nonce_size = 12;
 
-// cipher_suite maps an RFC 9420 suite id to the algorithms it names. A
-// small value type; copy it freely.
-class SEALWIRE_API cipher_suite {
+// suite_algorithms maps an RFC 9420 suite id to the algorithms it names and
+// runs them (Hash, KDF, MAC). A small value type; copy it freely. (The wire
+// value itself is common.hpp's cipher_suite.)
+class SEALWIRE_API suite_algorithms {
  public:
   // from_id looks up a suite. Error: crypto_errc::unknown_algorithm for an
   // id other than 1 to 7 (GREASE and private-use ids included).
-  [[nodiscard]] static result<cipher_suite> from_id(std::uint16_t id) noexcept;
+  [[nodiscard]] static result<suite_algorithms> from_id(std::uint16_t id) noexcept;
+  // from_id looks up the suite a GroupContext or KeyPackage names (common.hpp's
+  // cipher_suite). Errors as above.
+  [[nodiscard]] static result<suite_algorithms> from_id(group::cipher_suite id) noexcept {
+    return from_id(static_cast<std::uint16_t>(id));
+  }
   // A suite from its enum value (always one of the seven).
-  explicit cipher_suite(cipher_suite_id id) noexcept;
+  explicit suite_algorithms(cipher_suite_id id) noexcept;
 
   // id is the suite's RFC 9420 number.
   [[nodiscard]] cipher_suite_id id() const noexcept { return id_; }
@@ -91,7 +98,7 @@ class SEALWIRE_API cipher_suite {
   void mac(std::span<std::uint8_t> out, bytes_view key, bytes_view data) const noexcept;
 
   // Suites are equal when their ids are.
-  friend bool operator==(const cipher_suite& a, const cipher_suite& b) noexcept { return a.id_ == b.id_; }
+  friend bool operator==(const suite_algorithms& a, const suite_algorithms& b) noexcept { return a.id_ == b.id_; }
 
  private:
   cipher_suite_id id_;

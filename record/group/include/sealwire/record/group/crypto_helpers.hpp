@@ -25,26 +25,26 @@ namespace sealwire::record::group {
 // label is used as given, e.g. "MLS 1.0 KeyPackage Reference"). It writes
 // hash_size() bytes to out's start and returns that size (a shorter out is a
 // contract failure). Errors: std::errc::not_enough_memory (allocation).
-[[nodiscard]] SEALWIRE_API result<std::size_t> ref_hash(const cipher_suite& suite, std::span<std::uint8_t> out,
+[[nodiscard]] SEALWIRE_API result<std::size_t> ref_hash(const suite_algorithms& suite, std::span<std::uint8_t> out,
                                                         std::string_view label, bytes_view value);
 
 // expand_with_label is ExpandWithLabel(secret, label, context, out.size())
 // = KDF.Expand(secret, KDFLabel, out.size()) (RFC 9420 5.1). Errors:
 // group_errc::invalid_argument (out longer than 65535 bytes),
 // crypto_errc::output_too_long (longer than HKDF's 255 * Nh).
-[[nodiscard]] SEALWIRE_API result<void> expand_with_label(const cipher_suite& suite, std::span<std::uint8_t> out,
+[[nodiscard]] SEALWIRE_API result<void> expand_with_label(const suite_algorithms& suite, std::span<std::uint8_t> out,
                                                           bytes_view secret, std::string_view label,
                                                           bytes_view context);
 
 // derive_secret is DeriveSecret(secret, label) = ExpandWithLabel(secret,
 // label, "", Nh) into out's first hash_size() bytes (RFC 9420 5.1).
-[[nodiscard]] SEALWIRE_API result<void> derive_secret(const cipher_suite& suite, std::span<std::uint8_t> out,
+[[nodiscard]] SEALWIRE_API result<void> derive_secret(const suite_algorithms& suite, std::span<std::uint8_t> out,
                                                       bytes_view secret, std::string_view label);
 
 // derive_tree_secret is DeriveTreeSecret(secret, label, generation,
 // out.size()) = ExpandWithLabel(secret, label, uint32(generation), length)
 // (RFC 9420 9).
-[[nodiscard]] SEALWIRE_API result<void> derive_tree_secret(const cipher_suite& suite, std::span<std::uint8_t> out,
+[[nodiscard]] SEALWIRE_API result<void> derive_tree_secret(const suite_algorithms& suite, std::span<std::uint8_t> out,
                                                            bytes_view secret, std::string_view label,
                                                            std::uint32_t generation);
 
@@ -70,7 +70,7 @@ struct labeled_ciphertext {
 // plaintext) = SealBase(public_key, EncryptContext, "", plaintext) (RFC
 // 9420 5.1.3). ikm_e fixes the ephemeral key for tests; leave it empty.
 // Errors: those of hpke::setup_sender (kem_mismatch for a key of another KEM).
-[[nodiscard]] SEALWIRE_API result<labeled_ciphertext> encrypt_with_label(const cipher_suite& suite,
+[[nodiscard]] SEALWIRE_API result<labeled_ciphertext> encrypt_with_label(const suite_algorithms& suite,
                                                                          const hpke::public_key& public_key,
                                                                          std::string_view label, bytes_view context,
                                                                          bytes_view plaintext,
@@ -80,7 +80,7 @@ struct labeled_ciphertext {
 // kem_output, ciphertext) = OpenBase(...). Errors: hpke_errc::open_failed
 // (nothing released), invalid_encapsulation, kem_mismatch.
 [[nodiscard]] SEALWIRE_API result<std::vector<std::uint8_t>> decrypt_with_label(
-    const cipher_suite& suite, const hpke::private_key& private_key, std::string_view label, bytes_view context,
+    const suite_algorithms& suite, const hpke::private_key& private_key, std::string_view label, bytes_view context,
     bytes_view kem_output, bytes_view ciphertext);
 
 }  // namespace sealwire::record::group

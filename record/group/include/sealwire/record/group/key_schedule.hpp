@@ -41,7 +41,7 @@ struct epoch_secrets {
 // commit secret or no PSK). group_context is the new epoch's serialized
 // GroupContext. Errors: group_errc::invalid_argument (a secret of the
 // wrong size), std::errc::not_enough_memory.
-[[nodiscard]] SEALWIRE_API result<epoch_secrets> derive_epoch_secrets(const cipher_suite& suite,
+[[nodiscard]] SEALWIRE_API result<epoch_secrets> derive_epoch_secrets(const suite_algorithms& suite,
                                                                       bytes_view init_secret,
                                                                       bytes_view commit_secret,
                                                                       bytes_view psk_secret,
@@ -50,7 +50,7 @@ struct epoch_secrets {
 // derive_epoch_secrets_from_joiner is the same key schedule from
 // joiner_secret on, for a new member that learnt it from a Welcome
 // (RFC 9420 12.4.3.1); the result's joiner_secret is a copy of the input.
-[[nodiscard]] SEALWIRE_API result<epoch_secrets> derive_epoch_secrets_from_joiner(const cipher_suite& suite,
+[[nodiscard]] SEALWIRE_API result<epoch_secrets> derive_epoch_secrets_from_joiner(const suite_algorithms& suite,
                                                                                   bytes_view joiner_secret,
                                                                                   bytes_view psk_secret,
                                                                                   bytes_view group_context);
@@ -59,21 +59,21 @@ struct epoch_secrets {
 // Welcome's GroupInfo from welcome_secret: ExpandWithLabel(welcome_secret,
 // "key"/"nonce", "", Nk/Nn) (RFC 9420 12.4.3.1). key must be Nk bytes,
 // nonce Nn bytes (else invalid_argument).
-[[nodiscard]] SEALWIRE_API result<void> derive_welcome_key_nonce(const cipher_suite& suite, std::span<std::uint8_t> key,
+[[nodiscard]] SEALWIRE_API result<void> derive_welcome_key_nonce(const suite_algorithms& suite, std::span<std::uint8_t> key,
                                                                  std::span<std::uint8_t> nonce,
                                                                  bytes_view welcome_secret);
 
 // mls_exporter is MLS-Exporter(label, context, out.size()) =
 // ExpandWithLabel(DeriveSecret(exporter_secret, label), "exported",
 // Hash(context), out.size()) (RFC 9420 8.5).
-[[nodiscard]] SEALWIRE_API result<void> mls_exporter(const cipher_suite& suite, std::span<std::uint8_t> out,
+[[nodiscard]] SEALWIRE_API result<void> mls_exporter(const suite_algorithms& suite, std::span<std::uint8_t> out,
                                                      bytes_view exporter_secret, std::string_view label,
                                                      bytes_view context);
 
 // external_key_pair is KEM.DeriveKeyPair(external_secret), whose public key
 // is the GroupInfo's external_pub (RFC 9420 8.3). Errors: those of
 // hpke::derive_key_pair.
-[[nodiscard]] SEALWIRE_API result<hpke::key_pair> external_key_pair(const cipher_suite& suite,
+[[nodiscard]] SEALWIRE_API result<hpke::key_pair> external_key_pair(const suite_algorithms& suite,
                                                                     bytes_view external_secret) noexcept;
 
 }  // namespace sealwire::record::group

@@ -28,7 +28,7 @@ struct psk_input {
 //   psk_secret_[i]    = KDF.Extract(psk_input_[i-1], psk_secret_[i-1])
 // with PSKLabel {id, uint16 index, uint16 count}. No PSK gives Nh zero
 // bytes. Errors: group_errc::invalid_argument (more than 65535 PSKs).
-[[nodiscard]] SEALWIRE_API result<crypto::secret_bytes> derive_psk_secret(const cipher_suite& suite,
+[[nodiscard]] SEALWIRE_API result<crypto::secret_bytes> derive_psk_secret(const suite_algorithms& suite,
                                                                           std::span<const psk_input> psks);
 
 }  // namespace sealwire::record::group

@@ -56,7 +56,7 @@ class SEALWIRE_API secret_tree {
   // create starts the tree with encryption_secret (Nh bytes) at the root of
   // a tree of leaf_count leaves (a power of two, as RFC 9420 trees are).
   // Errors: group_errc::invalid_argument (secret size, leaf count, limits).
-  [[nodiscard]] static result<secret_tree> create(const cipher_suite& suite, bytes_view encryption_secret,
+  [[nodiscard]] static result<secret_tree> create(const suite_algorithms& suite, bytes_view encryption_secret,
                                                   std::uint32_t leaf_count, const secret_tree_limits& limits = {});
 
   secret_tree(secret_tree&&) noexcept = default;
@@ -118,7 +118,7 @@ class SEALWIRE_API secret_tree {
     ratchet ratchets[2];
   };
 
-  secret_tree(const cipher_suite& suite, std::uint32_t leaf_count, const secret_tree_limits& limits);
+  secret_tree(const suite_algorithms& suite, std::uint32_t leaf_count, const secret_tree_limits& limits);
   // start derives a leaf's two ratchet secrets from its node secret, taking
   // the path down from the nearest ancestor still held (RFC 9420 9).
   [[nodiscard]] result<void> start(std::uint32_t leaf);
@@ -132,7 +132,7 @@ class SEALWIRE_API secret_tree {
   // step replaces secret (generation j) with generation j + 1's.
   [[nodiscard]] result<void> step(std::span<std::uint8_t> secret, std::uint32_t generation) const;
 
-  cipher_suite suite_;
+  suite_algorithms suite_;
   std::uint32_t leaf_count_ = 0;
   secret_tree_limits limits_;
   std::vector<std::optional<crypto::secret_bytes>> nodes_;  // tree_node_[N]_secret while held

@@ -28,7 +28,7 @@ struct sender_data_keys {
 // ExpandWithLabel(sender_data_secret, "key"/"nonce", ciphertext_sample, Nk/Nn)
 // with ciphertext_sample the first Nh bytes of ciphertext (all of it when
 // shorter) (RFC 9420 6.3.2).
-[[nodiscard]] SEALWIRE_API result<sender_data_keys> derive_sender_data_keys(const cipher_suite& suite,
+[[nodiscard]] SEALWIRE_API result<sender_data_keys> derive_sender_data_keys(const suite_algorithms& suite,
                                                                             bytes_view sender_data_secret,
                                                                             bytes_view ciphertext);
 
