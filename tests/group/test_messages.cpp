@@ -4,7 +4,10 @@
 // byte; and each of them refuses truncation and trailing bytes.
 #include <sealwire/record/group/commit.hpp>
 #include <sealwire/record/group/framing.hpp>
+#include <sealwire/record/group/message.hpp>
 #include <sealwire/record/group/proposals.hpp>
+#include <sealwire/record/group/ratchet_tree.hpp>
+#include <sealwire/record/group/welcome.hpp>
 
 #include "vectors.hpp"
 
@@ -34,19 +37,18 @@ round_trip_fn round_trip_of() {
   };
 }
 
-// MLSMessage's first four bytes are the version and the wire format; the
-// framing tests before message.hpp read the body behind them.
-template <class T>
-round_trip_fn body_round_trip_of() {
+// An MLSMessage that must hold wire format F (and, for a PublicMessage,
+// content of type C).
+template <wire_format F, content_type C = content_type::application>
+round_trip_fn message_round_trip_of() {
   return [](std::span<const std::uint8_t> in) -> result<bytes> {
-    if (in.size() < 4) return codec_errc::truncated;
-    auto v = deserialize<T>(in.subspan(4));
+    auto v = deserialize<mls_message>(in);
     if (!v) return v.error();
-    auto out = serialize(*v);
-    if (!out) return out.error();
-    bytes whole(in.begin(), in.begin() + 4);
-    whole.insert(whole.end(), out->begin(), out->end());
-    return whole;
+    if (v->format() != F) return codec_errc::invalid_value;
+    if constexpr (F == wire_format::mls_public_message) {
+      if (std::get<public_message>(v->body).content.type() != C) return codec_errc::invalid_value;
+    }
+    return serialize(*v);
   };
 }
 
@@ -70,10 +72,15 @@ const std::map<std::string, round_trip_fn>& fields() {
       {"external_init_proposal", round_trip_of<external_init>()},
       {"group_context_extensions_proposal", round_trip_of<group_context_extensions>()},
       {"commit", round_trip_of<commit>()},
-      {"public_message_application", body_round_trip_of<public_message>()},
-      {"public_message_proposal", body_round_trip_of<public_message>()},
-      {"public_message_commit", body_round_trip_of<public_message>()},
-      {"private_message", body_round_trip_of<private_message>()},
+      {"public_message_application", message_round_trip_of<wire_format::mls_public_message>()},
+      {"public_message_proposal", message_round_trip_of<wire_format::mls_public_message, content_type::proposal>()},
+      {"public_message_commit", message_round_trip_of<wire_format::mls_public_message, content_type::commit>()},
+      {"private_message", message_round_trip_of<wire_format::mls_private_message>()},
+      {"mls_welcome", message_round_trip_of<wire_format::mls_welcome>()},
+      {"mls_group_info", message_round_trip_of<wire_format::mls_group_info>()},
+      {"mls_key_package", message_round_trip_of<wire_format::mls_key_package>()},
+      {"ratchet_tree", round_trip_of<ratchet_tree>()},
+      {"group_secrets", round_trip_of<group_secrets>()},
   };
   return table;
 }
@@ -85,7 +92,7 @@ TEST(GroupMessages, EveryCaseRoundTrips) {
   for (std::size_t i = 0; i < cases.size(); ++i) {
     for (const auto& [name, value] : cases[i].items()) {
       const auto it = fields().find(name);
-      if (it == fields().end()) continue;
+      ASSERT_NE(it, fields().end()) << "field " << name << " has no decoder";
       const auto in = hex(value.get<std::string>());
       const auto out = it->second(in);
       ASSERT_TRUE(out) << "case " << i << " " << name << ": " << out.error().message();
@@ -93,7 +100,43 @@ TEST(GroupMessages, EveryCaseRoundTrips) {
       ++checked;
     }
   }
+  EXPECT_EQ(fields().size(), 17u);
   EXPECT_EQ(checked, 300 * fields().size());
+}
+
+// What RFC 9420 ties together across fields holds in every decoded case:
+// a key package's leaf comes from a key package, an Update's leaf from an
+// update, an UpdatePath's leaf from a commit; a commit carries its
+// confirmation tag; a member's PublicMessage its membership tag.
+TEST(GroupMessages, DecodedFieldsAreConsistent) {
+  const auto& cases = messages();
+  std::size_t paths = 0;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const auto& c = cases[i];
+    const auto field = [&](const char* name) { return hex(c.at(name).get<std::string>()); };
+    const auto kp = deserialize<mls_message>(field("mls_key_package"));
+    ASSERT_TRUE(kp) << i;
+    EXPECT_EQ(std::get<key_package>(kp->body).leaf_node.source, leaf_node_source::key_package) << i;
+    const auto up = deserialize<update>(field("update_proposal"));
+    ASSERT_TRUE(up) << i;
+    EXPECT_EQ(up->leaf_node.source, leaf_node_source::update) << i;
+    const auto cm = deserialize<commit>(field("commit"));
+    ASSERT_TRUE(cm) << i;
+    if (cm->path) {
+      EXPECT_EQ(cm->path->leaf_node.source, leaf_node_source::commit) << i;
+      ++paths;
+    }
+    const auto pc = deserialize<mls_message>(field("public_message_commit"));
+    ASSERT_TRUE(pc) << i;
+    const auto& pm = std::get<public_message>(pc->body);
+    EXPECT_TRUE(pm.auth.confirmation_tag.has_value()) << i;
+    EXPECT_EQ(pm.membership_tag.has_value(), pm.content.sender.type == sender_type::member) << i;
+    const auto w = deserialize<mls_message>(field("mls_welcome"));
+    ASSERT_TRUE(w) << i;
+    EXPECT_FALSE(std::get<welcome>(w->body).secrets.empty()) << i;
+  }
+  // The file has commits both with and without an UpdatePath.
+  EXPECT_GT(paths, 0u);
 }
 
 // Truncation at every length and one trailing byte, for every field of the

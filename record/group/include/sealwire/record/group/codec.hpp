@@ -54,11 +54,15 @@ namespace sealwire::record::group {
 inline constexpr std::uint32_t max_varint = (std::uint32_t{1} << 30) - 1;
 
 // codec_limits bounds what one decode may consume. The defaults admit every
-// message of RFC 9420's interop vectors with a wide margin.
+// message of RFC 9420's interop vectors with a wide margin, and a ratchet
+// tree of up to 2^16 leaves. max_items bounds memory as well as time: a
+// decoded element takes more memory than its encoding (a blank tree node is
+// one byte on the wire and a few hundred bytes decoded), so raise it only
+// with max_input in proportion.
 struct codec_limits {
   std::size_t max_input = std::size_t{16} << 20;  // bytes in one decoded input (16 MiB)
   std::size_t max_depth = 16;                     // vectors nested inside one another
-  std::size_t max_items = std::size_t{1} << 20;   // vector elements in one decode, all vectors together
+  std::size_t max_items = std::size_t{1} << 18;   // vector elements in one decode, all vectors together
 };
 
 // reader decodes one input. Its errors are sticky: after the first one every
