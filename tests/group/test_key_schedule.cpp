@@ -3,8 +3,10 @@
 // all epoch secrets, the external public key, MLS-Exporter) and psk_secret.json
 // (every case, 0 to 10 PSKs), with input-size refusals.
 #include <sealwire/record/group/codec.hpp>
+#include <sealwire/record/group/group_context.hpp>
 #include <sealwire/record/group/group_error.hpp>
 #include <sealwire/record/group/key_schedule.hpp>
+#include <sealwire/record/group/proposals.hpp>
 #include <sealwire/record/group/psk.hpp>
 
 #include "vectors.hpp"
@@ -36,6 +38,14 @@ TEST(GroupKeySchedule, OfficialVectors) {
     bytes init_secret = hex_of(c["initial_init_secret"]);
     for (const auto& e : c["epochs"]) {
       SCOPED_TRACE(epochs);
+      {  // The GroupContext the epoch binds to (RFC 9420 8.1), as the codec encodes it.
+        const auto ctx = deserialize<group_context>(hex_of(e["group_context"])).value();
+        EXPECT_EQ(ctx.group_id, hex_of(c["group_id"]));
+        EXPECT_EQ(static_cast<std::uint16_t>(ctx.cipher_suite), static_cast<std::uint16_t>(suite.id()));
+        EXPECT_EQ(ctx.tree_hash, hex_of(e["tree_hash"]));
+        EXPECT_EQ(ctx.confirmed_transcript_hash, hex_of(e["confirmed_transcript_hash"]));
+        EXPECT_EQ(serialize(ctx).value(), hex_of(e["group_context"]));
+      }
       const auto s = derive_epoch_secrets(suite, init_secret, hex_of(e["commit_secret"]), hex_of(e["psk_secret"]),
                                           hex_of(e["group_context"]))
                          .value();
@@ -91,14 +101,13 @@ TEST(GroupKeySchedule, RefusesWrongSizes) {
             group_errc::invalid_argument);
 }
 
-// external_psk_id is PreSharedKeyID for an external PSK (RFC 9420 8.4):
-// psktype external (1), psk_id<V>, psk_nonce<V>.
+// external_psk_id is the serialized PreSharedKeyID of an external PSK (RFC 9420 8.4).
 bytes external_psk_id(const bytes& psk_id, const bytes& nonce) {
-  writer w;
-  w.u8(1);
-  w.opaque(psk_id);
-  w.opaque(nonce);
-  return w.take();
+  pre_shared_key_id id;
+  id.type = psk_type::external;
+  id.psk_id = psk_id;
+  id.psk_nonce = nonce;
+  return serialize(id).value();
 }
 
 TEST(GroupPskSecret, OfficialVectors) {
