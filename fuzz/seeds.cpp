@@ -311,6 +311,22 @@ void datagram_seeds(const fs::path& root) {
   }
 }
 
+// fuzz_group_unprotect: each mode (raw MLSMessage, mutated PrivateMessage,
+// mutated PublicMessage) with no mutation, one flipped bit at several
+// offsets, and a few content sizes and paddings.
+void group_unprotect_seeds(const fs::path& root) {
+  corpus c(root, "fuzz_group_unprotect");
+  c.add(fuzz::bytes{0, 0, 1, 0, 2});
+  for (std::uint8_t mode : {1, 2}) {
+    for (std::uint8_t length : {0, 1, 64, 200}) {
+      c.add(fuzz::bytes{mode, length, static_cast<std::uint8_t>(length % 7), 0});
+      for (std::uint8_t offset : {0, 5, 20, 40, 90}) {
+        c.add(fuzz::bytes{mode, length, 3, offset, 0x01});
+      }
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -329,6 +345,7 @@ int main(int argc, char** argv) {
   batch_seeds(root);
   fuzz::group_decode_seeds(root, SEALWIRE_FUZZ_VECTORS_DIR);
   datagram_seeds(root);
+  group_unprotect_seeds(root);
   std::printf("seed corpora written to %s\n", root.c_str());
   return 0;
 }
