@@ -169,11 +169,13 @@ struct ml_kem {
     }
 
     ~decapsulation_key() { ct::wipe_object(s_); }
+    // Moving takes the key; the moved-from object's secret vector is wiped.
     decapsulation_key(decapsulation_key&& other) noexcept
         : ek_(other.ek_), seed_(std::move(other.seed_)), z_(std::move(other.z_)), s_(other.s_),
           has_seed_(other.has_seed_) {
       ct::wipe_object(other.s_);
     }
+    // Move assignment, as the move constructor.
     decapsulation_key& operator=(decapsulation_key&& other) noexcept {
       if (this != &other) {
         ek_ = other.ek_;

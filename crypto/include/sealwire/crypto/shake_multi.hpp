@@ -72,8 +72,9 @@ class shake_multi {
   static constexpr std::size_t ways = Ways;
   // block_size is the sponge's rate in bytes (168 or 136).
   static constexpr std::size_t block_size = 200 - SecurityBits / 4;
-  // inputs is one input piece per stream; outputs one output buffer per stream.
+  // inputs is one input piece per stream.
   using inputs = std::span<const std::span<const std::uint8_t>, Ways>;
+  // outputs is one output buffer per stream.
   using outputs = std::span<const std::span<std::uint8_t>, Ways>;
 
   // Streams ready for input.

@@ -44,17 +44,20 @@ namespace sealwire::record {
 // channel keyed for that peer.
 class datagram_socket {
  public:
-  using error_code = boost::system::error_code;
-  using socket_type = boost::asio::ip::udp::socket;
-  using executor_type = socket_type::executor_type;
+  using error_code = boost::system::error_code;  // Boost.System's error code
+  using socket_type = boost::asio::ip::udp::socket;  // the UDP socket it owns
+  using executor_type = socket_type::executor_type;  // the socket's executor
 
+  // The socket (connected to the peer) and the channel keyed for that peer.
   datagram_socket(socket_type socket, datagram::channel ch)
       : sock_(std::move(socket)), ch_(std::move(ch)), send_buf_(datagram::max_udp_payload),
         recv_buf_(datagram::max_udp_payload) {}
 
-  // next_layer and lowest_layer are the socket.
+  // next_layer is the socket.
   socket_type& next_layer() noexcept { return sock_; }
+  // lowest_layer is the socket too.
   socket_type& lowest_layer() noexcept { return sock_; }
+  // get_executor is the socket's executor.
   executor_type get_executor() noexcept { return sock_.get_executor(); }
   // channel is the sans-IO channel (statistics, key updates).
   datagram::channel& channel() noexcept { return ch_; }
@@ -66,6 +69,7 @@ class datagram_socket {
     if (ec) throw boost::system::system_error(ec);
     return n;
   }
+  // send, reporting failure in ec instead of throwing.
   std::size_t send(boost::asio::const_buffer msg, error_code& ec) {
     const std::size_t len = seal(msg, ec);
     if (ec) return 0;
@@ -81,6 +85,7 @@ class datagram_socket {
     if (ec) throw boost::system::system_error(ec);
     return n;
   }
+  // receive, reporting failure in ec instead of throwing.
   std::size_t receive(boost::asio::mutable_buffer buf, error_code& ec) {
     ec = {};
     while (queue_.empty()) {
@@ -103,8 +108,9 @@ class datagram_socket {
     return boost::asio::async_compose<Token, void(error_code, std::size_t)>(receive_op{this, buf}, token, sock_);
   }
 
-  // last_epoch and last_sequence identify the message the last receive returned.
+  // last_epoch is the epoch of the message the last receive returned.
   std::uint64_t last_epoch() const noexcept { return last_epoch_; }
+  // last_sequence is that message's full sequence number.
   std::uint64_t last_sequence() const noexcept { return last_seq_; }
 
  private:

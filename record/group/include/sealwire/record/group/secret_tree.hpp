@@ -59,8 +59,8 @@ class SEALWIRE_API secret_tree {
   [[nodiscard]] static result<secret_tree> create(const suite_algorithms& suite, bytes_view encryption_secret,
                                                   std::uint32_t leaf_count, const secret_tree_limits& limits = {});
 
-  secret_tree(secret_tree&&) noexcept = default;
-  secret_tree& operator=(secret_tree&&) noexcept = default;
+  secret_tree(secret_tree&&) noexcept = default;  // movable
+  secret_tree& operator=(secret_tree&&) noexcept = default;  // move-assignable
   secret_tree(const secret_tree&) = delete;
   secret_tree& operator=(const secret_tree&) = delete;
   ~secret_tree() = default;
