@@ -12,6 +12,7 @@
 #include "batch.hpp"
 
 #include "fuzz_aead.hpp"
+#include "group_seeds.hpp"
 #include "fuzz_hpke.hpp"
 #include "fuzz_hpke_pq.hpp"
 
@@ -334,6 +335,36 @@ void batch_seeds(const fs::path& root) {
   c.add(R"({"op":"keygen","kem":65})");                           // ML-KEM-768
 }
 
+// fuzz_datagram_open: operation lists (the format at the top of
+// fuzz_datagram_open.cpp) for each AEAD and option: seals, changed seals,
+// replays, key updates and raw datagrams. (Its keys are a hash of the
+// input, so no seed can carry a genuine record; the target seals its own.)
+void datagram_seeds(const fs::path& root) {
+  corpus c(root, "fuzz_datagram_open");
+  for (std::uint8_t flags : {0, 1, 2, 3, 4, 6, 9, 15}) {
+    c.add(concat({{flags}, {1, 5}, pattern(5, flags), {0x81, 40}, pattern(40, 3), {4, 1, 1}, {4, 1, 0}}));
+    c.add(concat({{flags}, {2, 16}, pattern(16, flags), {2, 2, 0, 9}, {1, 0}, {3, 0}, {1, 3}, pattern(3, 1),
+                  {4, 1, 2}, {0xf9, 0}, {4, 1, 1}}));
+    c.add(concat({{flags}, {0, 24, 0x20}, pattern(23, flags), {0, 3, 0x2c, 0, 1}, {0, 1, 0xff}}));
+  }
+}
+
+// fuzz_group_unprotect: each mode (raw MLSMessage, mutated PrivateMessage,
+// mutated PublicMessage) with no mutation, one flipped bit at several
+// offsets, and a few content sizes and paddings.
+void group_unprotect_seeds(const fs::path& root) {
+  corpus c(root, "fuzz_group_unprotect");
+  c.add(fuzz::bytes{0, 0, 1, 0, 2});
+  for (std::uint8_t mode : {1, 2}) {
+    for (std::uint8_t length : {0, 1, 64, 200}) {
+      c.add(fuzz::bytes{mode, length, static_cast<std::uint8_t>(length % 7), 0});
+      for (std::uint8_t offset : {0, 5, 20, 40, 90}) {
+        c.add(fuzz::bytes{mode, length, 3, offset, 0x01});
+      }
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -351,6 +382,9 @@ int main(int argc, char** argv) {
   blake3_seeds(root);
   ed25519_seeds(root);
   batch_seeds(root);
+  fuzz::group_decode_seeds(root, SEALWIRE_FUZZ_VECTORS_DIR);
+  datagram_seeds(root);
+  group_unprotect_seeds(root);
   std::printf("seed corpora written to %s\n", root.c_str());
   return 0;
 }

@@ -18,22 +18,28 @@
 //                     open-pieces.svg, record-stream.svg); a plot without
 //                     data is not drawn and an older file of that name is
 //                     removed.
+//   sealwire_bench_report RESULTS.json --check PAGE
+//       the regression check: prints every ratio of the run's detailed
+//       tables that fell by more than 10% from the same ratio in PAGE's
+//       (docs/benchmarks.md), then how many were compared; writes nothing.
 //
 // Benchmark names are "operation/size/implementation"; with repetitions the
-// medians are used. Exit status: 0, or 1 when the input cannot be read, 2 on
-// a usage error.
+// medians are used. Exit status: 0, or 1 when an input cannot be read, 2 on
+// a usage error, 3 when --check found a ratio that fell.
 #include "report.hpp"
 
 #include <exception>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 #include <string>
 
 namespace {
 
 int usage() {
-  std::cerr << "usage: sealwire_bench_report RESULTS.json [--out-dir DIR [--image-prefix PREFIX]]\n";
+  std::cerr << "usage: sealwire_bench_report RESULTS.json [--out-dir DIR [--image-prefix PREFIX]]\n"
+               "       sealwire_bench_report RESULTS.json --check PAGE\n";
   return 2;
 }
 
@@ -52,20 +58,22 @@ bool write_file(const std::filesystem::path& path, const std::string& text) {
 
 int main(int argc, char** argv) {
   namespace report = sealwire::bench::report;
-  std::string input, out_dir, image_prefix;
+  std::string input, out_dir, image_prefix, check_page;
   bool have_prefix = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if ((arg == "--out-dir" || arg == "--image-prefix") && i + 1 < argc) {
       (arg == "--out-dir" ? out_dir : image_prefix) = argv[++i];
       have_prefix |= arg == "--image-prefix";
+    } else if (arg == "--check" && i + 1 < argc) {
+      check_page = argv[++i];
     } else if (!arg.empty() && arg[0] != '-' && input.empty()) {
       input = arg;
     } else {
       return usage();
     }
   }
-  if (input.empty() || (have_prefix && out_dir.empty())) return usage();
+  if (input.empty() || (have_prefix && out_dir.empty()) || (!check_page.empty() && !out_dir.empty())) return usage();
 
   report::results r;
   try {
@@ -73,6 +81,24 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     std::cerr << "sealwire_bench_report: " << e.what() << "\n";
     return 1;
+  }
+
+  if (!check_page.empty()) {
+    std::ifstream in(check_page, std::ios::binary);
+    std::ostringstream page;
+    page << in.rdbuf();
+    if (!in) {
+      std::cerr << "sealwire_bench_report: cannot read " << check_page << "\n";
+      return 1;
+    }
+    try {
+      const auto outcome = report::check_against_page(r, page.str(), 0.10);
+      std::cout << outcome.text;
+      return outcome.fell > 0 ? 3 : 0;
+    } catch (const std::exception& e) {
+      std::cerr << "sealwire_bench_report: " << check_page << ": " << e.what() << "\n";
+      return 1;
+    }
   }
 
   if (out_dir.empty()) {

@@ -35,4 +35,16 @@ std::vector<std::string> plot_files();
 // plots_markdown: image links (to image_prefix + file) with captions.
 std::string plots_markdown(const std::vector<plot>& plots, const std::string& image_prefix);
 
+// check.cpp: the regression check. Every ratio of the fresh run's detailed
+// tables that the page's detailed tables (between its bench:tables markers)
+// also have is compared; text lists each one that fell by more than
+// tolerance (0.10: a fall of over 10%), then a count. Throws
+// std::runtime_error when the page has no tables section.
+struct check_outcome {
+  int compared = 0;
+  int fell = 0;
+  std::string text;
+};
+check_outcome check_against_page(const results& fresh, const std::string& page, double tolerance);
+
 }  // namespace sealwire::bench::report

@@ -334,6 +334,21 @@ void gcm_set_key(gcm_key& k, std::span<const std::uint8_t> key) noexcept {
   prepare(ks, k);
 }
 
+void aes_set_key(gcm_key& k, std::span<const std::uint8_t> key) noexcept {
+  select().expand(k, key.data(), key.size());
+  std::memset(k.h, 0, sizeof k.h);
+  std::memset(k.j0, 0, sizeof k.j0);
+  std::memset(k.y, 0, sizeof k.y);
+  k.have_powers = 0;
+}
+
+// CTR mode's keystream block for counter block J0[0..12) || BE32(ctr) is
+// CIPH_K of that block (SP 800-38D 6.5), so any input block is one.
+void aes_encrypt_block(gcm_key& k, std::uint8_t* out, const std::uint8_t* in) noexcept {
+  std::memcpy(k.j0, in, 12);
+  select().ctr(k, load32_be(in + 12), out, zero_block, 1);
+}
+
 void gcm_start(gcm_state& st, const gcm_key& k, std::span<const std::uint8_t> iv) noexcept {
   gcm_key& m = st.key;
   if (&m != &k) {

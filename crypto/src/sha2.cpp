@@ -35,6 +35,7 @@ void sha512_compress_portable(std::uint64_t h[8], const std::uint8_t* in, std::s
 void sha256_compress_shani(std::uint32_t h[8], const std::uint8_t* in, std::size_t n) noexcept;
 void sha256_compress_bmi2(std::uint32_t h[8], const std::uint8_t* in, std::size_t n) noexcept;
 void sha512_compress_bmi2(std::uint64_t h[8], const std::uint8_t* in, std::size_t n) noexcept;
+void sha512_compress_avx2(std::uint64_t h[8], const std::uint8_t* in, std::size_t n) noexcept;
 #endif
 
 namespace {
@@ -60,7 +61,9 @@ compress_kernel<sha256_fn> sha256_kernel() noexcept {
 
 compress_kernel<sha512_fn> sha512_kernel() noexcept {
 #if SEALWIRE_X86_KERNELS
-  if ((cpu::enabled() & cpu::bmi2) != 0) return {"bmi2", &sha512_compress_bmi2};
+  const std::uint32_t f = cpu::enabled();
+  if ((f & (cpu::avx2 | cpu::bmi2)) == (cpu::avx2 | cpu::bmi2)) return {"avx2", &sha512_compress_avx2};
+  if ((f & cpu::bmi2) != 0) return {"bmi2", &sha512_compress_bmi2};
 #endif
   return {"portable", &sha512_compress_portable};
 }

@@ -1,27 +1,42 @@
 // SPDX-License-Identifier: Apache-2.0
-// The connection's byte buffers: fixed capacity, never value-initialised,
-// wiped when freed.
+// The connection's byte buffers: fixed capacity, allocated when data flows,
+// never value-initialised, wiped (those holding plaintext) when released.
 #include <sealwire/crypto/ct.hpp>
 #include <sealwire/record/connection.hpp>
 
+#include <new>
+
 namespace sealwire::record::detail {
 
-byte_buffer::byte_buffer(std::size_t capacity) : p_(new std::uint8_t[capacity]), cap_(capacity) {}
-byte_buffer::byte_buffer(byte_buffer&& o) noexcept : p_(std::move(o.p_)), cap_(o.cap_), high_(o.high_) {
-  o.cap_ = o.high_ = 0;
+byte_buffer::byte_buffer(byte_buffer&& o) noexcept
+    : p_(std::move(o.p_)), cap_(o.cap_), high_(o.high_), wipe_(o.wipe_) {
+  o.high_ = 0;
 }
+
 byte_buffer& byte_buffer::operator=(byte_buffer&& o) noexcept {
   if (this != &o) {
-    if (p_) crypto::ct::wipe(p_.get(), high_);
+    release();
     p_ = std::move(o.p_);
     cap_ = o.cap_;
     high_ = o.high_;
-    o.cap_ = o.high_ = 0;
+    wipe_ = o.wipe_;
+    o.high_ = 0;
   }
   return *this;
 }
-byte_buffer::~byte_buffer() {
-  if (p_) crypto::ct::wipe(p_.get(), high_);
+
+bool byte_buffer::allocate() noexcept {
+  if (p_ || cap_ == 0) return p_ != nullptr;
+  p_.reset(new (std::nothrow) std::uint8_t[cap_]);
+  high_ = 0;
+  return p_ != nullptr;
+}
+
+void byte_buffer::release() noexcept {
+  if (!p_) return;
+  if (wipe_) crypto::ct::wipe(p_.get(), high_);
+  p_.reset();
+  high_ = 0;
 }
 
 }  // namespace sealwire::record::detail

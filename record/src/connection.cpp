@@ -105,9 +105,14 @@ connection& connection::operator=(connection&& o) noexcept {
   return *this;
 }
 
+// init_buffers sizes the plaintext and send buffers; they are allocated
+// when data flows (start_protected_record, out_room) and given back when
+// they drain (release_drained), so an idle connection holds neither.
 result<void> connection::init_buffers(const limits& l) noexcept {
   try {
-    plain_ = detail::byte_buffer(l.max_buffered_plaintext + l.max_record_size + 1);
+    // Plaintext is wiped when its buffer goes back; the send buffer holds
+    // only what goes on the wire (sealed records, handshake messages).
+    plain_ = detail::byte_buffer(l.max_buffered_plaintext + l.max_record_size + 1, true);
     // write() seals while fewer than max_send_buffer bytes are pending, so the
     // buffer holds that much plus one full record, and control records (a
     // key update before the record, a key update and a close), each padded
@@ -117,7 +122,8 @@ result<void> connection::init_buffers(const limits& l) noexcept {
     if (l.pad_to > 1) control = std::min((control + l.pad_to - 1) / l.pad_to * l.pad_to, l.max_record_size + 1);
     control += record_header_size + record_tag_size;
     out_ = detail::byte_buffer(l.max_send_buffer + (record_overhead + l.max_record_size) + 3 * control +
-                               2 * (record_header_size + l.max_handshake_size));
+                                   2 * (record_header_size + l.max_handshake_size),
+                               false);
     hs_buf_.reserve(l.max_handshake_size);
   } catch (const std::bad_alloc&) {
     return std::make_error_code(std::errc::not_enough_memory);
@@ -159,6 +165,7 @@ void connection::wipe_receive_state() noexcept {
   // The receiving keys go at once; the sending keys at the send side's next
   // call (send_failed), which may run on another thread.
   detail::wipe_direction(rx_);
+  release_drained();  // unless verified plaintext still waits to be read
 }
 
 // ---- creation ---------------------------------------------------------------------
@@ -183,6 +190,7 @@ result<connection> connection::client(std::shared_ptr<const client_config> cfg) 
   if (auto ok = c.init_buffers(c.limits_); !ok) return ok.error();
   auto hs = detail::handshake::client(*cfg, c.limits_.max_handshake_size, detail::message_sink{&c, put_message});
   if (!hs) return hs.error();
+  if (auto e = c.failed()) return e;  // no memory for the ClientHello
   c.hs_ = std::move(*hs);
   c.client_cfg_ = std::move(cfg);
   return c;
@@ -224,7 +232,7 @@ void connection::put_message(void* self, bytes_view msg) noexcept {
 
 void connection::put_handshake_message(bytes_view msg) noexcept {
   std::uint8_t* p = out_room(record_header_size + msg.size());
-  SEALWIRE_EXPECTS(p != nullptr);  // sized for handshake messages in init_buffers
+  if (p == nullptr) return;  // out of memory: out_room failed the connection (sized for handshake messages)
   detail::put_header(p, detail::type_handshake, msg.size());
   std::memcpy(p + record_header_size, msg.data(), msg.size());
   out_end_ += record_header_size + msg.size();
@@ -235,6 +243,7 @@ result<void> connection::handle_handshake_message() noexcept {
   crypto::ct::wipe(hs_buf_.data(), hs_buf_.size());
   hs_buf_.clear();
   if (!r) return fail(static_cast<record_errc>(r.error().value()));
+  if (auto e = failed()) return fail(static_cast<record_errc>(e.value()));  // a reply found no memory
   return after_handshake_step();
 }
 
@@ -259,6 +268,7 @@ result<void> connection::after_handshake_step() noexcept {
   if (hs_->complete()) {
     peer_key_ = std::move(hs_->peer_key());
     hs_.reset();
+    std::vector<std::uint8_t>().swap(hs_buf_);  // wiped after its message; no more handshake messages come
     peer_finished_ = true;
     established_ = true;
   }

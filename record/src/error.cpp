@@ -39,6 +39,7 @@ class record_category_impl final : public std::error_category {
       case record_errc::missing_client_policy:
         return "configuration requires client authentication without a client policy (set accept_client or "
                "accept_any_client_key)";
+      case record_errc::out_of_memory: return "a connection buffer could not be allocated";
     }
     return "unknown sealwire.record error " + std::to_string(ev);
   }

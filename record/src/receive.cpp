@@ -44,6 +44,7 @@ result<bool> connection::start_protected_record() noexcept {
   // Take no new record while max_buffered_plaintext bytes wait to be read
   // (the buffer has room for that much plus one record).
   if (readable() != 0 && readable() >= limits_.max_buffered_plaintext) return false;
+  if (!plain_.allocate()) return fail(record_errc::out_of_memory);  // given back while drained
   if (plain_end_ + inner > plain_.capacity()) {
     // Move the unread plaintext to the front; if it still does not fit, wait
     // for the application to read.
@@ -178,13 +179,22 @@ result<std::size_t> connection::receive(bytes_view in) noexcept {
     if (body_seen_ < body_len_) break;
     if (auto ok = finish_protected_record(); !ok) return ok.error();
   }
+  release_drained();  // a key update, a close or an empty record left nothing to read
   return used;
+}
+
+// release_drained gives the plaintext buffer back (wiped) when nothing in it
+// waits to be read and no record is being opened into it.
+void connection::release_drained() noexcept {
+  if (plain_begin_ != plain_end_ || body_started_) return;
+  plain_begin_ = plain_end_ = 0;
+  plain_.release();
 }
 
 void connection::discard(std::size_t n) noexcept {
   n = std::min(n, readable());
   plain_begin_ += n;
-  if (plain_begin_ == plain_end_ && !body_started_) plain_begin_ = plain_end_ = 0;
+  release_drained();
 }
 
 std::size_t connection::read(std::span<std::uint8_t> out) noexcept {

@@ -17,21 +17,31 @@ namespace sealwire::record {
 
 using namespace detail;
 
+// out_room returns room for n bytes at the end of the send buffer,
+// allocating the buffer if it was given back; null when they do not fit
+// (or, failing the connection, when the allocation failed).
 std::uint8_t* connection::out_room(std::size_t n) noexcept {
   if (out_begin_ == out_end_) out_begin_ = out_end_ = 0;
+  if (!out_.allocate()) {
+    set_failure(record_errc::out_of_memory);
+    return nullptr;
+  }
   if (out_end_ + n > out_.capacity()) {
     if (out_end_ - out_begin_ + n > out_.capacity()) return nullptr;
     std::memmove(out_.data(), out_.data() + out_begin_, out_end_ - out_begin_);
     out_end_ -= out_begin_;
     out_begin_ = 0;
   }
-  out_.touch(out_end_ + n);  // whatever is sealed there is wiped when the buffer goes
   return out_.data() + out_end_;
 }
 
+// consume gives the send buffer back once everything in it was sent.
 void connection::consume(std::size_t n) noexcept {
   out_begin_ += std::min(n, out_end_ - out_begin_);
-  if (out_begin_ == out_end_) out_begin_ = out_end_ = 0;
+  if (out_begin_ == out_end_) {
+    out_begin_ = out_end_ = 0;
+    out_.release();
+  }
 }
 
 std::size_t connection::inner_size(std::size_t content) const noexcept {
@@ -185,10 +195,14 @@ result<std::size_t> connection::write(std::span<const bytes_view> data) noexcept
                                     record_overhead + limits_.max_record_size) +
                            record_header_size + inner_size(0) + record_tag_size;
   std::uint8_t* p = out_room(want);
-  if (p == nullptr) return std::size_t{0};
+  if (p == nullptr) {
+    if (auto e = send_failed()) return e;  // no memory for the send buffer
+    return std::size_t{0};
+  }
   auto r = seal_records(p, want, data);
+  if (r) out_end_ += r->written;
+  if (out_begin_ == out_end_) out_.release();  // nothing sealed: an idle connection holds no buffer
   if (!r) return r.error();
-  out_end_ += r->written;
   return r->consumed;
 }
 
@@ -207,7 +221,10 @@ result<void> connection::seal_control(std::uint8_t inner_type, std::span<const b
   const std::size_t ku_size = record_header_size + inner_size(0) + record_tag_size;
   const std::size_t need = (update ? ku_size : 0) + record_header_size + inner_size(len) + record_tag_size;
   std::uint8_t* p = out_room(need);
-  if (p == nullptr) return record_errc::send_buffer_full;
+  if (p == nullptr) {
+    if (auto e = send_failed()) return e;  // no memory for the send buffer
+    return record_errc::send_buffer_full;
+  }
   std::size_t written = 0;
   if (update) {
     auto w = seal_update(p);
@@ -215,7 +232,10 @@ result<void> connection::seal_control(std::uint8_t inner_type, std::span<const b
     written += *w;
   }
   auto w = inner_type == inner_key_update ? seal_update(p + written) : seal_record(p + written, inner_type, content, 0, len);
-  if (!w) return w.error();
+  if (!w) {
+    if (out_begin_ == out_end_) out_.release();
+    return w.error();
+  }
   out_end_ += written + *w;
   return {};
 }

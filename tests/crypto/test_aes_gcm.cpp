@@ -5,6 +5,7 @@
 // and random messages against OpenSSL. (The generic sealer/opener properties
 // run for AES-GCM in test_aead_stream.cpp.)
 #include <sealwire/crypto/aead.hpp>
+#include <sealwire/crypto/aes.hpp>
 #include <sealwire/crypto/aes_gcm.hpp>
 #include <sealwire/crypto/cpu.hpp>
 
@@ -555,5 +556,54 @@ TEST_P(AesGcm, ProviderNamesTheKernel) {
   }
   if (GetParam() == c::level::avx2) {
     EXPECT_NE(p, "vaes+vpclmul");
+  }
+}
+
+// The public single-block cipher (aes.hpp): FIPS 197 appendix C, random
+// blocks against OpenSSL's AES-ECB, in-place use, and the key checks, at
+// every CPU level.
+TEST_P(AesGcm, BlockCipherApi) {
+  const bytes pt = hex("00112233445566778899aabbccddeeff");
+  const struct {
+    const char *key, *ct;
+  } kats[] = {{"000102030405060708090a0b0c0d0e0f", "69c4e0d86a7b0430d8cdb78070b4c55a"},
+              {"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
+               "8ea2b7ca516745bfeafc49904b496089"}};
+  for (const auto& t : kats) {
+    crypto::aes_block_cipher aes;
+    ASSERT_TRUE(aes.init(hex(t.key)));
+    std::array<std::uint8_t, 16> out{}, in{};
+    std::copy(pt.begin(), pt.end(), in.begin());
+    aes.encrypt_block(out, in);
+    EXPECT_EQ(test::to_hex(out), t.ct);
+    aes.encrypt_block(in, in);  // in place
+    EXPECT_EQ(test::to_hex(in), t.ct);
+    crypto::aes_block_cipher moved(std::move(aes));
+    EXPECT_FALSE(aes.keyed());
+    moved.encrypt_block(out, std::span<const std::uint8_t, 16>(pt.data(), 16));
+    EXPECT_EQ(test::to_hex(out), t.ct);
+  }
+  crypto::aes_block_cipher bad;
+  EXPECT_EQ(bad.init(bytes(24, 1)).error(), crypto_errc::invalid_key);
+  EXPECT_FALSE(bad.keyed());
+
+  test::seeded_random rng(0xecb);
+  for (int i = 0; i < 64; ++i) {
+    const bytes key = rng.fill(i % 2 ? 16 : 32), block = rng.fill(16);
+    crypto::aes_block_cipher aes;
+    ASSERT_TRUE(aes.init(key));
+    std::array<std::uint8_t, 16> ours{};
+    aes.encrypt_block(ours, std::span<const std::uint8_t, 16>(block.data(), 16));
+    bytes theirs(32);
+    EVP_CIPHER_CTX* ctx = EVP_CIPHER_CTX_new();
+    int len = 0;
+    ASSERT_EQ(EVP_EncryptInit_ex(ctx, key.size() == 16 ? EVP_aes_128_ecb() : EVP_aes_256_ecb(), nullptr, key.data(),
+                                 nullptr), 1);
+    EVP_CIPHER_CTX_set_padding(ctx, 0);
+    ASSERT_EQ(EVP_EncryptUpdate(ctx, theirs.data(), &len, block.data(), 16), 1);
+    EVP_CIPHER_CTX_free(ctx);
+    ASSERT_EQ(len, 16);
+    theirs.resize(16);
+    ASSERT_EQ(bytes(ours.begin(), ours.end()), theirs) << i;
   }
 }

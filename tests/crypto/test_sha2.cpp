@@ -2,11 +2,13 @@
 // SHA-256/384/512: FIPS 180-4 examples and long messages, incremental and
 // snapshot behaviour, and differential checks with OpenSSL and libsodium, at
 // every CPU level.
+#include <sealwire/crypto/hmac.hpp>
 #include <sealwire/crypto/sha2.hpp>
 
 #include "vectors.hpp"
 
 #include <openssl/evp.h>
+#include <openssl/hmac.h>
 #include <sodium.h>
 
 using namespace sealwire;
@@ -150,4 +152,37 @@ TEST(Sha2Providers, NameTheKernel) {
     test::scoped_cpu_level force(crypto::cpu::level::portable);
     EXPECT_EQ(crypto::sha256::provider(), "portable");
   }
+}
+
+// The SHA-512 kernels schedule the next block while the current one runs
+// (the AVX2 one): multi-block inputs of 9 to 40 blocks, one byte either side
+// of each block boundary, for SHA-512, SHA-384 and HMAC-SHA-512 against
+// OpenSSL (lengths up to 1100 are covered above).
+TEST_P(Sha2, Sha512MultiBlockAgreesWithOpenSSL) {
+  test::seeded_random rng(512);
+  const bytes msg = rng.fill(40 * 128 + 1);
+  const bytes key = rng.fill(131);  // longer than a block: hashed first
+  for (std::size_t blocks = 9; blocks <= 40; ++blocks) {
+    for (std::size_t len : {blocks * 128 - 1, blocks * 128, blocks * 128 + 1}) {
+      const auto m = std::span(msg).first(len);
+      ASSERT_EQ(digest<crypto::sha512>(m), test::to_hex(openssl_digest(EVP_sha512(), m))) << len;
+      ASSERT_EQ(digest<crypto::sha384>(m), test::to_hex(openssl_digest(EVP_sha384(), m))) << len;
+      std::uint8_t ours[64], ref[64];
+      unsigned ref_len = 0;
+      crypto::hmac<crypto::sha512>::mac(ours, key, m);
+      HMAC(EVP_sha512(), key.data(), static_cast<int>(key.size()), m.data(), m.size(), ref, &ref_len);
+      ASSERT_EQ(test::to_hex(ours), test::to_hex(std::span(ref, ref_len))) << len;
+    }
+  }
+}
+
+TEST(Sha2Providers, Sha512UsesTheVectorScheduleWhereAvailable) {
+  using namespace crypto::cpu;
+  if ((detected() & (avx2 | bmi2)) == (avx2 | bmi2)) {
+    test::scoped_cpu_level force(level::avx2);
+    EXPECT_EQ(crypto::sha512::provider(), "avx2");
+    EXPECT_EQ(crypto::sha384::provider(), "avx2");
+  }
+  test::scoped_cpu_level force(level::portable);
+  EXPECT_EQ(crypto::sha512::provider(), "portable");
 }

@@ -17,6 +17,7 @@
 // Run it under `valgrind --error-exitcode=99`; natively it only checks that
 // the two runs agree. ctest does both (tests/CMakeLists.txt).
 #include <sealwire/crypto/aead.hpp>
+#include <sealwire/crypto/aes.hpp>
 #include <sealwire/crypto/blake2b.hpp>
 #include <sealwire/crypto/blake3.hpp>
 #include <sealwire/crypto/chacha.hpp>
@@ -40,6 +41,7 @@
 
 #include <valgrind/memcheck.h>
 
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -520,6 +522,22 @@ void post_quantum_kems(outputs& o) {
   o.add(ss);
 }
 
+// The single-block AES of header protection (docs/protocol.md 9.3): a
+// secret key, a public sample.
+void aes_block(outputs& o) {
+  for (std::size_t n : {16u, 32u}) {
+    const bytes key = secret(n, 33);
+    const bytes in = public_bytes(16, 34);
+    crypto::aes_block_cipher aes;
+    expect(aes.init(key).has_value(), "aes init");
+    std::array<std::uint8_t, 16> out{};
+    aes.encrypt_block(out, std::span<const std::uint8_t, 16>(in.data(), 16));
+    bytes b(out.begin(), out.end());
+    publish(b);  // a header-protection mask goes on the wire (XORed)
+    o.add(b);
+  }
+}
+
 struct named_check {
   std::string_view name;
   void (*run)(outputs&);
@@ -539,6 +557,7 @@ constexpr named_check checks[] = {
     {"Ed25519 (key expansion, sign)", ed25519_signing},
     {"HPKE key schedule, seal, open, export", hpke_key_schedule},
     {"ML-KEM-768 (keygen, encaps, decaps incl. implicit rejection), X-Wing", post_quantum_kems},
+    {"AES single block (header protection)", aes_block},
 };
 
 // ---- the deliberately leaky function ------------------------------------------

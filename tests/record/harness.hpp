@@ -38,6 +38,10 @@ struct connection_test_access {
     for (std::uint8_t b : d.iv.span()) zero = zero && b == 0;
     return zero && !d.key.keyed();
   }
+  // The buffers that come and go with the data (issue 22 item 8).
+  static bool plaintext_buffer(const connection& c) { return c.plain_.allocated(); }
+  static bool send_buffer(const connection& c) { return c.out_.allocated(); }
+  static std::size_t handshake_buffer(const connection& c) { return c.hs_buf_.capacity(); }
   static result<void> seal_empty_application_record(connection& c) {
     std::uint8_t* p = c.out_room(record_overhead);
     auto w = c.seal_record(p, 2, {}, 0, 0);

@@ -37,6 +37,13 @@ void gcm_decrypt(gcm_state& st, std::uint8_t* out, const std::uint8_t* in, std::
 // gcm_tag absorbs the length block and writes the tag.
 void gcm_tag(gcm_state& st, std::uint64_t aad_len, std::uint64_t text_len, std::span<std::uint8_t, 16> tag) noexcept;
 void gcm_wipe(gcm_state& st) noexcept;
+// aes_set_key expands a 16- or 32-byte key (checked by the caller) into k's
+// round keys only (no H): for aes_encrypt_block.
+void aes_set_key(gcm_key& k, std::span<const std::uint8_t> key) noexcept;
+// aes_encrypt_block writes CIPH_K(in) to out (FIPS 197 5.1) through the CTR
+// kernel of the current level: J0's first 12 bytes and the counter are the
+// input block, and the keystream XORs a zero block. It uses k.j0 as scratch.
+void aes_encrypt_block(gcm_key& k, std::uint8_t* out, const std::uint8_t* in) noexcept;
 // gcm_provider names the kernels the current CPU level selects.
 [[nodiscard]] std::string_view gcm_provider() noexcept;
 

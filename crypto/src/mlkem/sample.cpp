@@ -66,23 +66,28 @@ void expand_matrix(poly* a, const std::uint8_t rho[32], unsigned k) noexcept {
   std::uint8_t buf[4][first_blocks * shake128_x4::block_size];
   shake128_x4 xof;
   for (unsigned base = 0; base < total; base += 4) {
-    // Lanes past the last entry repeat it; their output is discarded.
-    unsigned idx[4];
-    for (unsigned l = 0; l < 4; ++l) {
-      idx[l] = base + l < total ? base + l : total - 1;
-      std::memcpy(seeds[l], rho, 32);
-      seeds[l][32] = static_cast<std::uint8_t>(idx[l] % k);  // j
-      seeds[l][33] = static_cast<std::uint8_t>(idx[l] / k);  // i
-    }
-    xof.absorb({seeds[0], seeds[1], seeds[2], seeds[3]}, 34);
-    xof.squeeze_blocks({buf[0], buf[1], buf[2], buf[3]}, first_blocks);
+    // Lanes past the last entry are unused (null).
+    std::array<const std::uint8_t*, 4> in{};
+    std::array<std::uint8_t*, 4> out{};
     unsigned filled[4];
-    poly scratch;
-    auto target = [&](unsigned l) -> poly& { return base + l < total ? a[idx[l]] : scratch; };
-    for (unsigned l = 0; l < 4; ++l) filled[l] = rejection_fill(target(l), 0, buf[l], sizeof buf[l]);
+    for (unsigned l = 0; l < 4; ++l) {
+      filled[l] = n;
+      if (base + l >= total) continue;
+      const unsigned idx = base + l;
+      std::memcpy(seeds[l], rho, 32);
+      seeds[l][32] = static_cast<std::uint8_t>(idx % k);  // j
+      seeds[l][33] = static_cast<std::uint8_t>(idx / k);  // i
+      in[l] = seeds[l];
+      out[l] = buf[l];
+    }
+    xof.absorb(in, 34);
+    xof.squeeze_blocks(out, first_blocks);
+    for (unsigned l = 0; l < 4; ++l)
+      if (in[l] != nullptr) filled[l] = rejection_fill(a[base + l], 0, buf[l], sizeof buf[l]);
     while (filled[0] < n || filled[1] < n || filled[2] < n || filled[3] < n) {
-      xof.squeeze_blocks({buf[0], buf[1], buf[2], buf[3]}, 1);
-      for (unsigned l = 0; l < 4; ++l) filled[l] = rejection_fill(target(l), filled[l], buf[l], shake128_x4::block_size);
+      xof.squeeze_blocks(out, 1);
+      for (unsigned l = 0; l < 4; ++l)
+        if (in[l] != nullptr) filled[l] = rejection_fill(a[base + l], filled[l], buf[l], shake128_x4::block_size);
     }
   }
 }
@@ -97,7 +102,13 @@ void sample_noise(poly* const* out, unsigned count, unsigned eta, const std::uin
       std::memcpy(in[l], sigma, 32);
       in[l][32] = static_cast<std::uint8_t>(nonce + base + l);
     }
-    shake256_x4({buf[0], buf[1], buf[2], buf[3]}, len, {in[0], in[1], in[2], in[3]}, 33);
+    std::array<const std::uint8_t*, 4> ins{};
+    std::array<std::uint8_t*, 4> outs{};
+    for (unsigned l = 0; l < 4 && base + l < count; ++l) {
+      ins[l] = in[l];
+      outs[l] = buf[l];
+    }
+    shake256_x4(outs, len, ins, 33);
     for (unsigned l = 0; l < 4 && base + l < count; ++l) {
       if (eta == 2)
         cbd2(*out[base + l], buf[l]);

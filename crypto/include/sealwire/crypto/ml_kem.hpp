@@ -169,11 +169,13 @@ struct ml_kem {
     }
 
     ~decapsulation_key() { ct::wipe_object(s_); }
+    // Moving takes the key; the moved-from object's secret vector is wiped.
     decapsulation_key(decapsulation_key&& other) noexcept
         : ek_(other.ek_), seed_(std::move(other.seed_)), z_(std::move(other.z_)), s_(other.s_),
           has_seed_(other.has_seed_) {
       ct::wipe_object(other.s_);
     }
+    // Move assignment, as the move constructor.
     decapsulation_key& operator=(decapsulation_key&& other) noexcept {
       if (this != &other) {
         ek_ = other.ek_;
@@ -282,7 +284,7 @@ using ml_kem_768 = ml_kem<3>;
 using ml_kem_1024 = ml_kem<4>;
 
 namespace detail {
-// ml_kem_random_m fills m from the CSPRNG; ml_kem_random_seed fills a seed.
+// ml_kem_random fills out from the CSPRNG (random_bytes): Encaps's m, a seed.
 [[nodiscard]] SEALWIRE_API result<void> ml_kem_random(std::span<std::uint8_t> out) noexcept;
 }  // namespace detail
 

@@ -52,7 +52,8 @@ class SEALWIRE_API keccak_sponge {
   bool squeezing_;
 };
 
-// keccak_provider_name names the Keccak-f[1600] kernel that runs ("portable").
+// keccak_provider_name names the single-state Keccak-f[1600] kernel that
+// runs ("portable", "bmi2" or "avx512").
 SEALWIRE_API std::string_view keccak_provider_name() noexcept;
 
 }  // namespace detail

@@ -48,27 +48,39 @@ struct direction_keys {
   hpke::kdf_id kdf = hpke::kdf_id::hkdf_sha256;
 };
 
-// A fixed-capacity byte buffer that is never value-initialised (sealing
-// writes every byte it hands out) and wiped when freed, up to the highest
-// byte its owner said it may have written (touch): wiping pages nothing
-// wrote would fault them in for every connection.
+// A fixed-capacity byte buffer, allocated when data flows and given back
+// when it drains (issue 22 item 8: an idle connection holds none). It is
+// never value-initialised (sealing and opening write every byte handed
+// out); a buffer made with wipe_on_release is wiped when it goes back, up to
+// the highest byte its owner said it may have written (touch): wiping pages
+// nothing wrote would fault them in for every connection.
 class SEALWIRE_API byte_buffer {
  public:
   byte_buffer() noexcept = default;
-  explicit byte_buffer(std::size_t capacity);
+  // A buffer of `capacity` bytes, allocated by allocate(); wipe_on_release
+  // for buffers that hold secrets (plaintext).
+  byte_buffer(std::size_t capacity, bool wipe_on_release) noexcept : cap_(capacity), wipe_(wipe_on_release) {}
   byte_buffer(byte_buffer&& o) noexcept;
   byte_buffer& operator=(byte_buffer&& o) noexcept;
-  ~byte_buffer();
+  ~byte_buffer() { release(); }
+  // allocate makes the memory present (a no-op when it is); false when the
+  // allocation failed.
+  [[nodiscard]] bool allocate() noexcept;
+  // release wipes (if asked) and frees the memory; data() is null after.
+  void release() noexcept;
+  [[nodiscard]] bool allocated() const noexcept { return p_ != nullptr; }
   [[nodiscard]] std::uint8_t* data() noexcept { return p_.get(); }
   [[nodiscard]] const std::uint8_t* data() const noexcept { return p_.get(); }
+  // capacity is the size the buffer has when allocated.
   [[nodiscard]] std::size_t capacity() const noexcept { return cap_; }
-  // touch records that the first `end` bytes may hold data (wiped when freed).
+  // touch records that the first `end` bytes may hold data (wiped when released).
   void touch(std::size_t end) noexcept { high_ = end > high_ ? (end < cap_ ? end : cap_) : high_; }
 
  private:
   std::unique_ptr<std::uint8_t[]> p_;
   std::size_t cap_ = 0;
   std::size_t high_ = 0;
+  bool wipe_ = false;
 };
 }  // namespace detail
 
@@ -91,6 +103,13 @@ struct seal_result {
 // Output: write() seals application data straight from the caller's buffers
 // into records in the send buffer (pending() / consume()); seal_to() seals
 // into the caller's own buffer instead. close() queues the close record.
+//
+// Memory: the plaintext and send buffers (sized from the limits) are
+// allocated when data flows and given back when they drain: the plaintext
+// buffer (wiped) once everything verified was read and no record is being
+// opened, the send buffer once pending() was consumed. An idle connection
+// holds neither. An allocation that fails fails the connection
+// (`out_of_memory`).
 //
 // Errors are sticky: after any failure every call reports the same error,
 // and the plaintext of the record that failed is wiped. Plaintext of
@@ -127,7 +146,9 @@ class SEALWIRE_API connection {
   // readable is how many verified plaintext bytes are waiting.
   [[nodiscard]] std::size_t readable() const noexcept { return plain_end_ - plain_begin_; }
   // peek shows them without copying; discard(n) drops the first n.
-  [[nodiscard]] bytes_view peek() const noexcept { return {plain_.data() + plain_begin_, readable()}; }
+  [[nodiscard]] bytes_view peek() const noexcept {
+    return plain_.allocated() ? bytes_view(plain_.data() + plain_begin_, readable()) : bytes_view();
+  }
   // discard drops the first n verified plaintext bytes (at most readable()).
   void discard(std::size_t n) noexcept;
   // read copies out up to out.size() verified plaintext bytes.
@@ -183,7 +204,9 @@ class SEALWIRE_API connection {
 
   // pending is the bytes to hand to the transport; consume(n) drops the
   // first n once sent.
-  [[nodiscard]] bytes_view pending() const noexcept { return {out_.data() + out_begin_, out_end_ - out_begin_}; }
+  [[nodiscard]] bytes_view pending() const noexcept {
+    return out_.allocated() ? bytes_view(out_.data() + out_begin_, out_end_ - out_begin_) : bytes_view();
+  }
   // consume drops the first n pending bytes (at most pending().size()).
   void consume(std::size_t n) noexcept;
 
@@ -237,6 +260,7 @@ class SEALWIRE_API connection {
   std::error_code fail(record_errc e) noexcept;
   std::error_code set_failure(record_errc e) noexcept;
   void wipe_receive_state() noexcept;
+  void release_drained() noexcept;
   std::error_code failed() const noexcept;
   result<void> init_buffers(const limits& l) noexcept;
   std::error_code fail_reported(std::uint8_t* p, std::size_t n, record_errc e, close_reason r) noexcept;

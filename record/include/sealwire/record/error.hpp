@@ -41,6 +41,8 @@ enum class record_errc {
                            // or an application protocol list over 16 entries or with an entry not 1-255 bytes
   invalid_limit,           // a limit outside its allowed range (docs/protocol.md 6)
   missing_client_policy,   // require_client_auth without accept_client or accept_any_client_key
+  // Resources (sticky, like the failures above):
+  out_of_memory,           // a buffer could not be allocated when data began to flow
 };
 
 // record_category is the error category of record_errc values.

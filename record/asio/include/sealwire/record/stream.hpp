@@ -121,7 +121,12 @@ class stream {
   // executor_type is the next layer's executor type.
   using executor_type = typename next_layer_type::executor_type;
 
-  // Bytes read from the next layer at a time.
+  // Bytes read from the next layer at a time. The input buffer is allocated
+  // when data flows and given back when it drains: over a socket (a next
+  // layer with available() and wait()), a read that has nothing to process
+  // waits for the socket to become readable without holding it, so an idle
+  // stream holds no input buffer (nor, in the connection, a plaintext or
+  // send buffer: connection.hpp).
   static constexpr std::size_t input_buffer_size = 64 * 1024;
 
   // A stream whose next layer is constructed from args: an executor or
@@ -129,7 +134,6 @@ class stream {
   template <class... Args>
   explicit stream(Args&&... args)
       : next_(std::forward<Args>(args)...),
-        in_(input_buffer_size),
         read_lane_(std::make_shared<lane_type>(next_.get_executor())),
         write_lane_(std::make_shared<lane_type>(next_.get_executor())) {}
 
@@ -224,6 +228,13 @@ class stream {
       const std::size_t n = try_read(buffers, ec, need_input);
       if (!need_input) return n;
       error_code bec;
+      if constexpr (can_wait_readable) {
+        if (wait_first()) next_.wait(next_layer_type::wait_read, bec);
+        if (bec) {
+          ec = input_error(bec);
+          return 0;
+        }
+      }
       const std::size_t got = next_.read_some(input_space(), bec);
       if (bec) {
         ec = input_error(bec);
@@ -323,6 +334,13 @@ class stream {
   using duration = std::chrono::steady_clock::duration;
   static constexpr std::size_t max_gather = 16;
 
+  // can_wait_readable: the next layer (a socket) can say how many bytes it
+  // has and wait until it has some, with no buffer of ours held meanwhile.
+  static constexpr bool can_wait_readable = requires(next_layer_type& n, error_code& ec) {
+    n.available(ec);
+    n.wait(next_layer_type::wait_read, ec);
+  };
+
   static void throw_on(const error_code& ec) {
     if (ec) throw boost::system::system_error(ec);
   }
@@ -348,16 +366,42 @@ class stream {
     return {};
   }
 
-  // The next layer's free input space (after moving unprocessed bytes to the front).
+  // The next layer's free input space (after moving unprocessed bytes to the
+  // front), allocating the input buffer if it was given back.
   boost::asio::mutable_buffer input_space() {
+    if (!in_) in_ = std::make_unique_for_overwrite<std::uint8_t[]>(input_buffer_size);
     if (in_begin_ == in_end_) {
       in_begin_ = in_end_ = 0;
     } else if (in_begin_ != 0) {
-      std::memmove(in_.data(), in_.data() + in_begin_, in_end_ - in_begin_);
+      std::memmove(in_.get(), in_.get() + in_begin_, in_end_ - in_begin_);
       in_end_ -= in_begin_;
       in_begin_ = 0;
     }
-    return boost::asio::buffer(in_.data() + in_end_, in_.size() - in_end_);
+    return boost::asio::buffer(in_.get() + in_end_, input_buffer_size - in_end_);
+  }
+
+  // release_input gives the input buffer back if nothing in it waits to be
+  // processed (it holds only ciphertext: nothing to wipe).
+  void release_input() noexcept {
+    if (in_begin_ != in_end_) return;
+    in_begin_ = in_end_ = 0;
+    in_.reset();
+  }
+
+  // wait_first: the input is drained and the socket has nothing yet, so the
+  // read waits for it to become readable first, without the input buffer
+  // (given back here). False when bytes are there to read at once (a busy
+  // stream keeps its buffer) or the next layer cannot wait.
+  bool wait_first() {
+    if constexpr (can_wait_readable) {
+      if (in_begin_ != in_end_) return false;
+      error_code ec;
+      if (next_.available(ec) != 0 || ec) return false;  // an error: the read reports it
+      release_input();
+      return true;
+    } else {
+      return false;
+    }
   }
 
   // input_error maps a next-layer read error: end of file is a clean end only
@@ -373,7 +417,7 @@ class stream {
   // feed passes buffered input to the connection; false when it took nothing.
   bool feed(error_code& ec) {
     if (in_begin_ == in_end_) return false;
-    auto r = conn_->receive(std::span<const std::uint8_t>(in_.data() + in_begin_, in_end_ - in_begin_));
+    auto r = conn_->receive(std::span<const std::uint8_t>(in_.get() + in_begin_, in_end_ - in_begin_));
     if (!r) {
       ec = r.error();
       return false;
@@ -473,7 +517,10 @@ class stream {
     if (auto ec = start(std::move(c))) return ec;
     for (;;) {
       if (auto ec = flush()) return ec;
-      if (conn_->handshake_complete()) return {};
+      if (conn_->handshake_complete()) {
+        release_input();
+        return {};
+      }
       error_code ec;
       if (feed(ec)) continue;
       if (ec) return ec;
@@ -537,6 +584,12 @@ class stream {
     next_.async_read_some(input_space(), child(self, lane));
   }
 
+  // start_wait waits for the next layer to become readable (see wait_first).
+  template <class Self>
+  void start_wait(Self& self, lane_type& lane) {
+    if constexpr (can_wait_readable) next_.async_wait(next_layer_type::wait_read, child(self, lane));
+  }
+
   // flushed takes the result of a flush step: the error to fail with (the
   // lane's timeout if its deadline cancelled the call), or none.
   error_code flushed(lane_type& lane, stream_errc timeout, const error_code& bec, std::size_t n) {
@@ -552,7 +605,7 @@ class stream {
     return bec ? input_error(bec) : error_code();
   }
 
-  enum class op_state { start, flushing, filling, posted };
+  enum class op_state { start, flushing, filling, waiting, posted };
 
   // handshake_op: flush what the connection has to send, feed it what
   // arrived, read more, until the handshake completes. One deadline
@@ -579,6 +632,7 @@ class stream {
           if (auto ec = s->flushed(lane, stream_errc::handshake_timeout, bec, n)) return finish(self, ec);
           break;
         case op_state::filling:
+        case op_state::waiting:  // the handshake never waits without a buffer
           if (auto ec = s->filled(lane, stream_errc::handshake_timeout, bec, n)) return finish(self, ec);
           break;
         case op_state::posted:
@@ -607,6 +661,7 @@ class stream {
     template <class Self>
     void finish(Self& self, error_code ec) {
       s->read_lane_->disarm();
+      s->release_input();  // a handshake leaves nothing to process, usually
       if (state != op_state::start) return self.complete(ec);
       state = op_state::posted;  // never complete inside the initiating call
       result = ec;
@@ -635,6 +690,10 @@ class stream {
         case op_state::filling:
           if (auto ec = s->filled(lane, stream_errc::idle_timeout, bec, n)) return finish(self, ec, 0);
           break;
+        case op_state::waiting:  // the socket became readable (or the wait failed): read now
+          if (auto ec = s->filled(lane, stream_errc::idle_timeout, bec, 0)) return finish(self, ec, 0);
+          state = op_state::filling;
+          return s->start_fill(self, lane);
         case op_state::flushing:  // a read never sends
           break;
         case op_state::posted:
@@ -646,6 +705,10 @@ class stream {
       const std::size_t got = s->try_read(buffers, ec, need_input);
       if (!need_input) return finish(self, ec, got);
       s->arm(self, s->read_lane_, s->timeouts_.idle);
+      if (s->wait_first()) {
+        state = op_state::waiting;
+        return s->start_wait(self, lane);
+      }
       state = op_state::filling;
       s->start_fill(self, lane);
     }
@@ -691,6 +754,7 @@ class stream {
           if (auto ec = s->flushed(lane, stream_errc::idle_timeout, bec, n)) return finish(self, ec);
           break;
         case op_state::filling:  // a write never reads
+        case op_state::waiting:
           break;
         case op_state::posted:
           return self.complete(result, taken);
@@ -742,6 +806,7 @@ class stream {
           if (auto ec = s->flushed(lane, stream_errc::shutdown_timeout, bec, n)) return finish(self, ec);
           break;
         case op_state::filling:
+        case op_state::waiting:  // a shutdown never waits without a buffer
           if (auto ec = s->filled(lane, stream_errc::shutdown_timeout, bec, n)) return finish(self, ec);
           break;
         case op_state::posted:
@@ -787,7 +852,7 @@ class stream {
 
   NextLayer next_;
   std::optional<connection> conn_;
-  std::vector<std::uint8_t> in_;
+  std::unique_ptr<std::uint8_t[]> in_;  // input_buffer_size bytes while data flows, else null
   std::size_t in_begin_ = 0, in_end_ = 0;
   bool update_requested_ = false;
   bool reading_ = false;          // an async_read_some is outstanding

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: Apache-2.0
+// SHA-512 compression (FIPS 180-4 6.4.2) with the message schedule in vector
+// registers: while the scalar rounds of one block run, AVX2 computes the next
+// block's 80 words W[t] + K[t] two at a time, so the rounds read one
+// precomputed word each and the schedule's shifts run on the vector ports.
+#include "detail/sha2_core.hpp"
+
+#include <immintrin.h>
+#include <utility>
+
+namespace sealwire::crypto::detail {
+namespace {
+
+// The schedule state: W[t-16..t-1] as eight pairs, x[j] = W[2j], W[2j+1]
+// modulo the ring of sixteen.
+struct schedule {
+  __m128i x[8];
+};
+
+template <int N>
+[[gnu::always_inline]] inline __m128i rotr64(__m128i v) noexcept {
+  return _mm_or_si128(_mm_srli_epi64(v, N), _mm_slli_epi64(v, 64 - N));
+}
+
+// FIPS 180-4 4.1.3 (4.12), (4.13), two lanes at a time.
+[[gnu::always_inline]] inline __m128i vsigma0(__m128i v) noexcept {
+  return _mm_xor_si128(_mm_xor_si128(rotr64<1>(v), rotr64<8>(v)), _mm_srli_epi64(v, 7));
+}
+[[gnu::always_inline]] inline __m128i vsigma1(__m128i v) noexcept {
+  return _mm_xor_si128(_mm_xor_si128(rotr64<19>(v), rotr64<61>(v)), _mm_srli_epi64(v, 6));
+}
+
+// step I (0..39) of one block's schedule: pair I of W (loaded for I < 8,
+// FIPS 180-4 6.4.2 step 1 for I >= 8) and W + K stored at wk[2I].
+template <int I>
+[[gnu::always_inline]] inline void schedule_step(schedule& s, std::uint64_t* wk, const std::uint8_t* in) noexcept {
+  constexpr int j = I & 7;
+  if constexpr (I < 8) {
+    const __m128i bswap = _mm_set_epi8(8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7);
+    s.x[j] = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in + 16 * I)), bswap);
+  } else {
+    // W[t-15], W[t-14] and W[t-7], W[t-6] straddle two pairs.
+    const __m128i w15 = _mm_alignr_epi8(s.x[(j + 1) & 7], s.x[j], 8);
+    const __m128i w7 = _mm_alignr_epi8(s.x[(j + 5) & 7], s.x[(j + 4) & 7], 8);
+    s.x[j] = _mm_add_epi64(_mm_add_epi64(s.x[j], vsigma0(w15)), _mm_add_epi64(w7, vsigma1(s.x[(j + 7) & 7])));
+  }
+  const __m128i k = _mm_load_si128(reinterpret_cast<const __m128i*>(sha512_k + 2 * I));
+  _mm_store_si128(reinterpret_cast<__m128i*>(wk + 2 * I), _mm_add_epi64(s.x[j], k));
+}
+
+// One round reading W[t] + K[t] from the precomputed array (sha2_round
+// takes K + W as one word).
+#define SEALWIRE_SHA512_ROUND(a, b, c, d, e, f, g, h, t) sha2_round<std::uint64_t>(a, b, c, d, e, f, g, h, cur[t])
+
+// Eight rounds starting at T, with four schedule steps of the next block
+// (steps 4G..4G+3) placed between them.
+template <int G>
+[[gnu::always_inline]] inline void eight_rounds(std::uint64_t v[8], const std::uint64_t* cur, schedule& s,
+                                                std::uint64_t* next, const std::uint8_t* next_in) noexcept {
+  constexpr int t = 8 * G;
+  std::uint64_t a = v[0], b = v[1], c = v[2], d = v[3], e = v[4], f = v[5], g = v[6], h = v[7];
+  SEALWIRE_SHA512_ROUND(a, b, c, d, e, f, g, h, t + 0);
+  SEALWIRE_SHA512_ROUND(h, a, b, c, d, e, f, g, t + 1);
+  schedule_step<4 * G + 0>(s, next, next_in);
+  SEALWIRE_SHA512_ROUND(g, h, a, b, c, d, e, f, t + 2);
+  SEALWIRE_SHA512_ROUND(f, g, h, a, b, c, d, e, t + 3);
+  schedule_step<4 * G + 1>(s, next, next_in);
+  SEALWIRE_SHA512_ROUND(e, f, g, h, a, b, c, d, t + 4);
+  SEALWIRE_SHA512_ROUND(d, e, f, g, h, a, b, c, t + 5);
+  schedule_step<4 * G + 2>(s, next, next_in);
+  SEALWIRE_SHA512_ROUND(c, d, e, f, g, h, a, b, t + 6);
+  SEALWIRE_SHA512_ROUND(b, c, d, e, f, g, h, a, t + 7);
+  schedule_step<4 * G + 3>(s, next, next_in);
+  v[0] = a;
+  v[1] = b;
+  v[2] = c;
+  v[3] = d;
+  v[4] = e;
+  v[5] = f;
+  v[6] = g;
+  v[7] = h;
+}
+
+#undef SEALWIRE_SHA512_ROUND
+
+template <int... G>
+[[gnu::always_inline]] inline void block_rounds(std::uint64_t v[8], const std::uint64_t* cur, schedule& s,
+                                                std::uint64_t* next, const std::uint8_t* next_in,
+                                                std::integer_sequence<int, G...>) noexcept {
+  (eight_rounds<G>(v, cur, s, next, next_in), ...);
+}
+
+template <int... I>
+[[gnu::always_inline]] inline void full_schedule(schedule& s, std::uint64_t* wk, const std::uint8_t* in,
+                                                 std::integer_sequence<int, I...>) noexcept {
+  (schedule_step<I>(s, wk, in), ...);
+}
+
+}  // namespace
+
+void sha512_compress_avx2(std::uint64_t h[8], const std::uint8_t* in, std::size_t n) noexcept {
+  if (n == 0) return;
+  alignas(16) std::uint64_t wk[2][80];
+  schedule s;
+  full_schedule(s, wk[0], in, std::make_integer_sequence<int, 40>{});
+  std::uint64_t v[8] = {h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7]};
+  for (std::size_t i = 0; i < n; ++i, in += 128) {
+    // The last block schedules itself again rather than read past the input
+    // (a public-length choice, no branch in the rounds).
+    const std::uint8_t* next_in = (i + 1 < n) ? in + 128 : in;
+    const std::uint64_t* cur = wk[i & 1];
+    std::uint64_t* next = wk[(i + 1) & 1];
+    block_rounds(v, cur, s, next, next_in, std::make_integer_sequence<int, 10>{});
+    for (int j = 0; j < 8; ++j) {
+      v[j] += h[j];
+      h[j] = v[j];
+    }
+  }
+  // The schedule held message words (key material under HMAC): wipe it, as
+  // ct::wipe does (not called here: no shared inline code in an ISA file).
+  __builtin_memset(wk, 0, sizeof wk);
+  __asm__ __volatile__("" : : "r"(wk) : "memory");
+}
+
+}  // namespace sealwire::crypto::detail

@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: Apache-2.0
+// The sans-IO datagram channel (docs/protocol.md 9): keying from the
+// exporter, sealing messages into datagrams, opening datagrams record by
+// record with header protection, epochs and the replay window.
+#include <sealwire/record/datagram/channel.hpp>
+
+#include <sealwire/crypto/ct.hpp>
+
+#include "detail/header.hpp"
+#include "detail/state.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace sealwire::record::datagram {
+namespace detail {
+
+channel_state::~channel_state() { wipe(); }
+
+void channel_state::wipe() noexcept {
+  tx_hp.wipe();
+  tx.wipe();
+  rx_hp.wipe();
+  for (auto& e : slots) e.keys.wipe();
+}
+
+namespace {
+
+// send_failure reports the sticky failure to the sending side, which wipes
+// its own keys here (the receiving side, on another thread perhaps, wiped
+// its own when it failed).
+std::error_code send_failure(channel_state& st) noexcept {
+  const int f = st.failure.load(std::memory_order_acquire);
+  if (f == 0) return {};
+  st.tx_hp.wipe();
+  st.tx.wipe();
+  return static_cast<datagram_errc>(f);
+}
+
+bool valid(const config& c) noexcept {
+  return c.max_datagram_size >= 64 && c.max_datagram_size <= max_udp_payload &&
+         (c.sequence_bits == 16 || c.sequence_bits == 32) && c.replay_window >= 64 && c.replay_window <= 32768 &&
+         c.replay_window % 64 == 0 && c.previous_epoch_lifetime.count() >= 0 && c.key_update_after >= 1 &&
+         c.key_update_after <= max_sequence + 1;
+}
+
+// Records + 16-byte blocks one record of `len` message bytes costs (9.6, as 3.5).
+std::uint64_t record_blocks(std::size_t len) noexcept { return 1 + (len + 15) / 16; }
+
+}  // namespace
+
+struct channel_test_access;
+
+}  // namespace detail
+
+using detail::channel_state;
+
+channel::channel(std::unique_ptr<channel_state> s) noexcept : s_(std::move(s)) {}
+channel::channel(channel&&) noexcept = default;
+channel& channel::operator=(channel&&) noexcept = default;
+channel::~channel() = default;
+
+result<channel> channel::from_secrets(record_aead aead, hpke::kdf_id kdf, bytes_view send_secret,
+                                      bytes_view receive_secret, const config& cfg) {
+  if (!detail::valid(cfg)) return datagram_errc::invalid_config;
+  auto st = std::make_unique<channel_state>();
+  if (!detail::make_suite(st->s, aead, kdf)) return record_errc::unsupported_algorithm;
+  if (send_secret.size() != st->s.nh || receive_secret.size() != st->s.nh) {
+    return std::make_error_code(std::errc::invalid_argument);
+  }
+  st->cfg = cfg;
+  const std::uint64_t aead_integrity = detail::aead_integrity_limit(st->s.alg);
+  st->integrity_limit = cfg.integrity_limit == 0 ? aead_integrity : std::min(cfg.integrity_limit, aead_integrity);
+  const std::uint64_t aead_blocks = detail::aead_blocks_limit(st->s.alg);
+  st->blocks_limit = cfg.key_blocks_limit == 0 ? aead_blocks : std::min(cfg.key_blocks_limit, aead_blocks);
+
+  st->tx_hp.init(st->s, send_secret);
+  detail::set_epoch(st->s, st->tx, 0, send_secret);
+  st->rx_hp.init(st->s, receive_secret);
+  for (auto& e : st->slots) e.window.reset(cfg.replay_window);
+  detail::set_epoch(st->s, st->slots[st->cur].keys, 0, receive_secret);
+  detail::next_epoch(st->s, st->slots[st->cur].keys, st->slots[st->next].keys);
+  // The current epoch's secret is needed no more (its successor exists).
+  auto& cur = st->slots[st->cur].keys;
+  crypto::ct::wipe(cur.secret.span().data(), cur.secret.span().size());
+  return channel(std::move(st));
+}
+
+result<channel> channel::from_connection(const connection& conn, const config& cfg, bytes_view context) {
+  if (!conn.handshake_complete() || conn.error()) return datagram_errc::bad_state;
+  detail::suite s;
+  if (!detail::make_suite(s, conn.aead(), conn.kdf())) return record_errc::unsupported_algorithm;
+  crypto::secret_array<64> c2s, s2c;
+  // 9.1: one secret per direction from the exporter.
+  if (auto r = conn.export_keying_material(c2s.span().first(s.nh), "sealwire datagram c", context); !r) {
+    return r.error();
+  }
+  if (auto r = conn.export_keying_material(s2c.span().first(s.nh), "sealwire datagram s", context); !r) {
+    return r.error();
+  }
+  const bool client = conn.role() == role::client;
+  return from_secrets(conn.aead(), conn.kdf(), (client ? c2s : s2c).span().first(s.nh),
+                      (client ? s2c : c2s).span().first(s.nh), cfg);
+}
+
+// ---- sending ----------------------------------------------------------------
+
+std::size_t channel::max_message_size() const noexcept {
+  if (!s_) return 0;
+  return s_->cfg.max_datagram_size - header_size(s_->cfg.sequence_bits, false) - tag_size;
+}
+
+result<std::size_t> channel::seal(std::span<std::uint8_t> out, bytes_view msg) noexcept {
+  return seal(out, std::span<const bytes_view>(&msg, 1));
+}
+
+result<std::size_t> channel::seal(std::span<std::uint8_t> out, std::span<const bytes_view> msgs) noexcept {
+  if (!s_) return datagram_errc::bad_state;
+  channel_state& st = *s_;
+  if (const auto e = detail::send_failure(st)) return e;
+  const unsigned bits = st.cfg.sequence_bits;
+  // 9.5: the whole datagram is sized first; a set that does not fit is refused whole.
+  std::size_t total = 0;
+  for (std::size_t i = 0; i < msgs.size(); ++i) {
+    const bool last = i + 1 == msgs.size();
+    if (msgs[i].size() > st.cfg.max_datagram_size) return datagram_errc::message_too_large;
+    total += header_size(bits, !last) + msgs[i].size() + tag_size;
+    if (total > st.cfg.max_datagram_size) return datagram_errc::message_too_large;
+  }
+  if (total > out.size()) return datagram_errc::buffer_too_small;
+
+  std::size_t pos = 0;
+  for (std::size_t i = 0; i < msgs.size(); ++i) {
+    const bytes_view m = msgs[i];
+    const bool last = i + 1 == msgs.size();
+    // 9.6: a new epoch before the record count or the AEAD's block limit would be crossed.
+    if (st.tx_seq >= st.cfg.key_update_after || st.tx_blocks + detail::record_blocks(m.size()) > st.blocks_limit) {
+      detail::epoch_keys next;
+      detail::next_epoch(st.s, st.tx, next);
+      st.tx = std::move(next);
+      st.tx_seq = 0;
+      st.tx_blocks = 0;
+      ++st.epochs_started;
+    }
+    std::uint8_t* rec = out.data() + pos;
+    const std::size_t body_len = m.size() + tag_size;
+    const std::size_t hlen = detail::write_header(rec, st.tx.epoch, st.tx_seq, bits, !last, body_len);
+    std::uint8_t nonce[24];
+    detail::make_nonce(st.s, st.tx, st.tx_seq, nonce);
+    // 9.3: AAD = the header before protection.
+    const auto sealed = st.tx.key.seal(std::span(rec + hlen, body_len), m, associated_data(bytes_view(rec, hlen)),
+                                       bytes_view(nonce, st.s.nn));
+    static_cast<void>(sealed);  // sizes checked above; the key is set
+    std::uint8_t mask[5];
+    st.tx_hp.mask(mask, std::span<const std::uint8_t, 16>(rec + hlen, 16));
+    rec[0] ^= mask[0] & detail::header_epoch_mask;
+    for (std::size_t b = 0; b < bits / 8; ++b) rec[1 + b] ^= mask[1 + b];
+    ++st.tx_seq;
+    st.tx_blocks += detail::record_blocks(m.size());
+    ++st.sealed;
+    pos += hlen + body_len;
+  }
+  return pos;
+}
+
+result<void> channel::update_keys(clock::time_point now) noexcept {
+  if (!s_) return datagram_errc::bad_state;
+  channel_state& st = *s_;
+  if (const auto e = detail::send_failure(st)) return e;
+  // 9.4: two epoch bits tell e + 1 from e - 1 only if updates are spaced.
+  if (st.tx_last_update && now - *st.tx_last_update < st.cfg.previous_epoch_lifetime) {
+    return datagram_errc::update_too_soon;
+  }
+  detail::epoch_keys next;
+  detail::next_epoch(st.s, st.tx, next);
+  st.tx = std::move(next);
+  st.tx_seq = 0;
+  st.tx_blocks = 0;
+  st.tx_last_update = now;
+  ++st.epochs_started;
+  return {};
+}
+
+// ---- receiving --------------------------------------------------------------
+
+namespace {
+
+// fail_integrity ends the channel: sticky error, the receiving keys wiped
+// (the sending side wipes its own at its next call: it may run on another
+// thread).
+void fail_integrity(channel_state& st) noexcept {
+  st.failure.store(static_cast<int>(datagram_errc::integrity_limit_reached), std::memory_order_release);
+  st.rx_hp.wipe();
+  for (auto& e : st.slots) e.keys.wipe();
+}
+
+// follow moves the receiving direction to the next epoch (9.4 step 7).
+void follow(channel_state& st, clock::time_point now) {
+  const unsigned old_prev = st.prev;
+  st.slots[old_prev].keys.wipe();
+  st.prev = st.cur;
+  st.cur = st.next;
+  st.next = old_prev;
+  detail::receive_epoch& n = st.slots[st.next];
+  n.window.reset(st.cfg.replay_window);
+  n.failures = 0;
+  detail::next_epoch(st.s, st.slots[st.cur].keys, n.keys);
+  auto& c = st.slots[st.cur].keys;
+  crypto::ct::wipe(c.secret.span().data(), c.secret.span().size());
+  st.prev_deadline = now + st.cfg.previous_epoch_lifetime;
+  ++st.epochs_followed;
+}
+
+}  // namespace
+
+result<std::size_t> channel::open(std::span<std::uint8_t> datagram, std::vector<message>& out,
+                                  clock::time_point now) {
+  if (!s_) return datagram_errc::bad_state;
+  channel_state& st = *s_;
+  if (const int f = st.failure.load(std::memory_order_acquire); f != 0) return static_cast<datagram_errc>(f);
+  detail::receive_epoch& prev = st.slots[st.prev];
+  if (prev.keys.live && now >= st.prev_deadline) prev.keys.wipe();
+
+  std::size_t appended = 0, pos = 0;
+  while (pos < datagram.size()) {
+    detail::record_layout lay;
+    if (!detail::parse_record(datagram.subspan(pos), lay)) {
+      // 9.4 step 1: the record boundaries are lost; drop the rest unopened.
+      crypto::ct::wipe(datagram.data() + pos, datagram.size() - pos);
+      ++st.malformed;
+      break;
+    }
+    std::uint8_t* rec = datagram.data() + pos;
+    std::uint8_t* body = rec + lay.header_len;
+    pos += lay.header_len + lay.body_len;
+
+    // Step 2: remove header protection (in place: it becomes the AAD).
+    std::uint8_t mask[5];
+    st.rx_hp.mask(mask, std::span<const std::uint8_t, 16>(body, 16));
+    rec[0] ^= mask[0] & detail::header_epoch_mask;
+    std::uint64_t truncated = 0;
+    for (std::size_t b = 0; b < lay.seq_bytes; ++b) {
+      rec[1 + b] ^= mask[1 + b];
+      truncated = truncated << 8 | rec[1 + b];
+    }
+
+    // Step 3: which epoch.
+    const unsigned cur_bits = static_cast<unsigned>(st.slots[st.cur].keys.epoch & detail::header_epoch_mask);
+    const unsigned d = (rec[0] - cur_bits) & detail::header_epoch_mask;
+    unsigned slot = 4;
+    if (d == 0) slot = st.cur;
+    if (d == 1) slot = st.next;
+    if (d == 3 && st.slots[st.prev].keys.live) slot = st.prev;
+    if (slot == 4) {
+      crypto::ct::wipe(body, lay.body_len);
+      ++st.stale_epoch;
+      continue;
+    }
+    detail::receive_epoch& e = st.slots[slot];
+
+    // Steps 4 and 5: the full sequence number, then the replay window.
+    const std::uint64_t seq = detail::reconstruct(e.window.expected(), truncated, 8 * static_cast<unsigned>(lay.seq_bytes));
+    if (seq > detail::max_sequence || !e.window.acceptable(seq)) {
+      crypto::ct::wipe(body, lay.body_len);
+      ++st.replayed;
+      continue;
+    }
+
+    // Step 6: open in place; a failure wipes the body and is counted.
+    std::uint8_t nonce[24];
+    detail::make_nonce(st.s, e.keys, seq, nonce);
+    const auto opened = e.keys.key.open(std::span(body, lay.body_len), bytes_view(body, lay.body_len),
+                                        associated_data(bytes_view(rec, lay.header_len)), bytes_view(nonce, st.s.nn));
+    if (!opened) {
+      crypto::ct::wipe(body, lay.body_len);
+      ++st.forged;
+      if (++e.failures >= st.integrity_limit) {
+        crypto::ct::wipe(datagram.data() + pos, datagram.size() - pos);
+        fail_integrity(st);
+        return datagram_errc::integrity_limit_reached;
+      }
+      continue;
+    }
+
+    // Step 7: accept, then release.
+    e.window.mark(seq);
+    const std::uint64_t epoch = e.keys.epoch;
+    if (slot == st.next) follow(st, now);
+    ++st.delivered;
+    out.push_back(message{std::span(body, *opened), epoch, seq});
+    ++appended;
+  }
+  return appended;
+}
+
+// ---- state ------------------------------------------------------------------
+
+std::uint64_t channel::send_epoch() const noexcept { return s_ ? s_->tx.epoch : 0; }
+std::uint64_t channel::receive_epoch() const noexcept { return s_ ? s_->slots[s_->cur].keys.epoch : 0; }
+
+stats channel::statistics() const noexcept {
+  if (!s_) return {};
+  const channel_state& st = *s_;
+  return stats{st.sealed, st.delivered, st.forged, st.replayed, st.stale_epoch, st.malformed, st.epochs_started,
+               st.epochs_followed};
+}
+
+std::error_code channel::error() const noexcept {
+  if (!s_) return datagram_errc::bad_state;
+  const int f = s_->failure.load(std::memory_order_acquire);
+  return f == 0 ? std::error_code{} : std::error_code(static_cast<datagram_errc>(f));
+}
+
+record_aead channel::aead() const noexcept { return s_ ? s_->s.aead : record_aead::chacha20_poly1305; }
+
+}  // namespace sealwire::record::datagram

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: Apache-2.0
+// Internal: the sliding anti-replay window of one epoch (docs/protocol.md
+// 9.4 step 5, RFC 9147 4.5.1 and RFC 4303 3.4.3's bitmap).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace sealwire::record::datagram::detail {
+
+// replay_window remembers which of the last `size` sequence numbers up to
+// the largest verified one were received: a ring of bits indexed by
+// seq mod size.
+class replay_window {
+ public:
+  // reset empties the window and sets its size (a multiple of 64).
+  void reset(std::size_t size);
+  // acceptable: seq is newer than everything seen, or within the window
+  // and not seen yet.
+  [[nodiscard]] bool acceptable(std::uint64_t seq) const noexcept;
+  // mark records seq (acceptable) as received and slides the window.
+  void mark(std::uint64_t seq) noexcept;
+  // expected is one more than the largest sequence number marked (0: none).
+  [[nodiscard]] std::uint64_t expected() const noexcept { return next_; }
+
+ private:
+  [[nodiscard]] bool bit(std::uint64_t seq) const noexcept {
+    const std::uint64_t i = seq % size_;
+    return (bits_[i / 64] >> (i % 64) & 1) != 0;
+  }
+  std::vector<std::uint64_t> bits_;
+  std::uint64_t size_ = 64;
+  std::uint64_t next_ = 0;
+};
+
+}  // namespace sealwire::record::datagram::detail
