@@ -6,6 +6,7 @@
 
 #include <sealwire/crypto/x25519.hpp>
 #include <sealwire/crypto/x448.hpp>
+#include <sealwire/crypto/xwing.hpp>
 #include <sealwire/hpke/hpke.hpp>
 
 #include <openssl/evp.h>
@@ -96,6 +97,36 @@ void register_all() {
       measure(st, 0, [&] { benchmark::DoNotOptimize(setup.context.export_secret(out, ctx)); });
     });
   }
+
+  // X-Wing (draft-ietf-hpke-pq): the setups beside X-Wing's own Encaps and
+  // its Decaps from the seed (HPKE keeps the private key as the seed, so
+  // every Decap expands it). Seal and open are the AEAD's, as above.
+  const hpke::suite xw{hpke::kem_id::xwing, hpke::kdf_id::hkdf_sha256, hpke::aead_id::chacha20_poly1305};
+  add("hpke_xwing_sha256_chacha.setup_sender", 1, "sealwire", [xw](benchmark::State& st) {
+    auto kp = *hpke::derive_key_pair(xw.kem, pattern(64, 1));
+    measure(st, 0, [&] { benchmark::DoNotOptimize(hpke::setup_sender(xw, kp.pub)); });
+  });
+  add("hpke_xwing_sha256_chacha.setup_sender", 1, "xwing_encaps", [](benchmark::State& st) {
+    const auto dk = *crypto::xwing::decapsulation_key::from_seed(pattern(32, 1));
+    std::uint8_t ct[crypto::xwing::ciphertext_size], ss[32];
+    measure(st, 0, [&] { benchmark::DoNotOptimize(crypto::xwing::encapsulate(ct, ss, dk.encapsulation_key())); });
+  });
+  add("hpke_xwing_sha256_chacha.setup_recipient", 1, "sealwire", [xw](benchmark::State& st) {
+    auto kp = *hpke::derive_key_pair(xw.kem, pattern(64, 1));
+    auto setup = *hpke::setup_sender(xw, kp.pub);
+    const bytes enc(setup.enc.bytes().begin(), setup.enc.bytes().end());
+    measure(st, 0, [&] { benchmark::DoNotOptimize(hpke::setup_recipient(xw, enc, kp.priv)); });
+  });
+  add("hpke_xwing_sha256_chacha.setup_recipient", 1, "xwing_expand_and_decaps", [](benchmark::State& st) {
+    const bytes seed = pattern(32, 1);
+    const auto dk = *crypto::xwing::decapsulation_key::from_seed(seed);
+    std::uint8_t ct[crypto::xwing::ciphertext_size], ss[32];
+    (void)crypto::xwing::encapsulate(ct, ss, dk.encapsulation_key());
+    measure(st, 0, [&] {
+      auto k = crypto::xwing::decapsulation_key::from_seed(seed);
+      benchmark::DoNotOptimize(k->decapsulate(ss, ct));
+    });
+  });
 
   add("x448.shared", 1, "sealwire", [](benchmark::State& st) { primitive_ops<crypto::x448>(st, 1); },
       std::string(crypto::x448::provider()));

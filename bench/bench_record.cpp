@@ -4,7 +4,8 @@
 //   raw AEAD doing the same work (targets: overhead <= 5% at 16 KiB, <= 25%
 //   at 64 B);
 // - a 16 KiB record fed to the opener in 100-byte fragments beside whole;
-// - a full handshake (both sides) beside the HPKE and X25519 operations in it;
+// - a full handshake (both sides) beside the HPKE and X25519 operations in
+//   it, and the same handshake with X-Wing (the default KEM);
 // - loopback TCP throughput of record::stream with 16 KiB writes beside plain
 //   TCP and boost::asio::ssl::stream (TLS 1.3, ChaCha20-Poly1305, OpenSSL).
 #include "common.hpp"
@@ -159,6 +160,37 @@ void register_sans_io() {
         for (std::size_t off = 0; off < wire.size(); off += piece)
           benchmark::DoNotOptimize(e.server.receive(bytes_view(wire).subspan(off, std::min(piece, wire.size() - off))));
         e.server.discard(e.server.readable());
+      });
+    });
+  }
+
+  // The whole v2 handshake with X-Wing (the default KEM: ML-KEM-768 +
+  // X25519), both sides in one thread, beside the X25519 rows below.
+  for (const bool auth : {false, true}) {
+    const std::string name = auth ? "record.handshake_client_auth" : "record.handshake";
+    add(name, 1, "sealwire_xwing", [auth](benchmark::State& st) {
+      static const auto skey = std::make_shared<const hpke::private_key>(
+          std::move(hpke::derive_key_pair(hpke::kem_id::xwing, pattern(32, 5))->priv));
+      static const auto ckey = std::make_shared<const hpke::private_key>(
+          std::move(hpke::derive_key_pair(hpke::kem_id::xwing, pattern(32, 6))->priv));
+      auto ccfg = std::make_shared<record::client_config>();
+      ccfg->server_key = skey->public_key();
+      auto scfg = std::make_shared<record::server_config>();
+      scfg->static_key = skey;
+      if (auth) {
+        ccfg->client_key = ckey;
+        scfg->require_client_auth = true;
+        scfg->accept_any_client_key = true;
+      }
+      const std::shared_ptr<const record::client_config> cc = ccfg;
+      const std::shared_ptr<const record::server_config> sc = scfg;
+      measure(st, 0, [&] {
+        auto c = *connection::client(cc);
+        auto s = *connection::server(sc);
+        pump(c, s);
+        pump(s, c);
+        pump(c, s);
+        benchmark::DoNotOptimize(s.handshake_complete());
       });
     });
   }

@@ -77,7 +77,8 @@ inline hpke::key_pair fixed_key(hpke::kem_id kem, std::uint8_t label) {
 }
 
 // options chosen by a record-target input's first byte: bit 0 client auth,
-// bits 1 and 5 the AEAD, bits 2-3 the KDF, bit 4 the KEM (X448).
+// bits 1 and 5 the AEAD, bits 2-3 the KDF, bit 4 the KEM (X448), bit 6 the
+// KEM X-Wing (over bit 4).
 struct record_options {
   bool client_auth = false;
   record::record_aead aead = record::record_aead::chacha20_poly1305;
@@ -94,7 +95,9 @@ struct record_options {
     constexpr hpke::kdf_id kdfs[] = {hpke::kdf_id::hkdf_sha256, hpke::kdf_id::hkdf_sha384,
                                      hpke::kdf_id::hkdf_sha512, hpke::kdf_id::hkdf_sha256};
     o.kdf = kdfs[(b >> 2) & 3];
-    o.kem = (b & 16) != 0 ? hpke::kem_id::x448 : hpke::kem_id::x25519;
+    o.kem = (b & 64) != 0   ? hpke::kem_id::xwing
+            : (b & 16) != 0 ? hpke::kem_id::x448
+                            : hpke::kem_id::x25519;
     return o;
   }
 };
@@ -106,10 +109,12 @@ struct endpoints {
   record::connection server;
 };
 
-inline record::limits small_limits() {
+// X-Wing's handshake messages (a 1216-byte key, 1120-byte encapsulations)
+// need more than the 1024 bytes the classical KEMs get.
+inline record::limits small_limits(hpke::kem_id kem = hpke::kem_id::x25519) {
   record::limits l;
   l.max_record_size = 2048;
-  l.max_handshake_size = 1024;
+  l.max_handshake_size = kem == hpke::kem_id::xwing ? 4096 : 1024;
   l.max_empty_records = 4;
   l.key_update_after = 8;
   l.max_buffered_plaintext = 8192;
@@ -120,8 +125,8 @@ inline record::limits small_limits() {
 inline endpoints make_endpoints(const record_options& o, std::uint64_t seed) {
   install_deterministic_random(seed);
   // The fixed keys are derived once per KEM (a scalar multiplication each).
-  static std::shared_ptr<const hpke::private_key> cached[2][2];
-  auto& keys = cached[o.kem == hpke::kem_id::x448 ? 1 : 0];
+  static std::shared_ptr<const hpke::private_key> cached[3][2];
+  auto& keys = cached[o.kem == hpke::kem_id::x448 ? 1 : o.kem == hpke::kem_id::xwing ? 2 : 0];
   if (!keys[0]) {
     keys[0] = std::make_shared<const hpke::private_key>(fixed_key(o.kem, 1).priv);
     keys[1] = std::make_shared<const hpke::private_key>(fixed_key(o.kem, 2).priv);
@@ -132,13 +137,13 @@ inline endpoints make_endpoints(const record_options& o, std::uint64_t seed) {
   cc->kdf = o.kdf;
   cc->server_key = server_key->public_key();
   cc->aeads = {o.aead};
-  cc->limits = small_limits();
+  cc->limits = small_limits(o.kem);
   if (o.client_auth) cc->client_key = client_key;
   auto sc = std::make_shared<record::server_config>();
   sc->static_key = server_key;
   sc->require_client_auth = o.client_auth;
   sc->accept_any_client_key = true;
-  sc->limits = small_limits();
+  sc->limits = small_limits(o.kem);
   auto c = record::connection::client(cc);
   auto s = record::connection::server(sc);
   if (!c || !s) fatal("connection setup with a valid configuration");

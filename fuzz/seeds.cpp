@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Seed corpora for the fuzz targets, generated rather than stored: real
 // handshake flights and records (from the same deterministic endpoints the
-// targets build), sealed HPKE messages, sealed AEAD messages, BLAKE3 inputs
+// targets build), sealed HPKE messages (classical and post-quantum KEMs),
+// sealed AEAD messages, BLAKE3 inputs
 // around the chunk and block sizes, Ed25519 signatures, and batch requests.
 //
 // Usage: sealwire_fuzz_seeds OUTDIR   (writes OUTDIR/<target>/seed-NNN)
@@ -13,6 +14,7 @@
 #include "fuzz_aead.hpp"
 #include "group_seeds.hpp"
 #include "fuzz_hpke.hpp"
+#include "fuzz_hpke_pq.hpp"
 
 #include <cstdio>
 #include <filesystem>
@@ -87,7 +89,8 @@ fuzz::bytes application_traffic(record::connection& sender, record::close_reason
 
 void record_seeds(const fs::path& root) {
   corpus after(root, "fuzz_record"), before(root, "fuzz_handshake");
-  for (std::uint8_t opt : {0x00, 0x01, 0x02, 0x04, 0x08, 0x13, 0x20, 0x23}) {
+  // 0x40, 0x41, 0x6c: X-Wing, plain and with client auth.
+  for (std::uint8_t opt : {0x00, 0x01, 0x02, 0x04, 0x08, 0x13, 0x20, 0x23, 0x40, 0x41, 0x6c}) {
     const auto o = fuzz::record_options::from(opt);
     for (std::uint8_t to_server : {0, 1}) {
       // After the handshake: the other side's application traffic.
@@ -202,6 +205,39 @@ void hpke_seeds(const fs::path& root) {
   }
 }
 
+// fuzz_hpke_pq: a sealed message per suite in base and psk mode, and an
+// auth-mode input (refused).
+void hpke_pq_seeds(const fs::path& root) {
+  corpus c(root, "fuzz_hpke_pq");
+  fuzz::install_deterministic_random(13);
+  for (std::size_t i = 0; i < std::size(fuzz::hpke_pq_suites); ++i) {
+    const auto& s = fuzz::hpke_pq_suites[i];
+    fuzz::hpke_parties p;
+    p.ensure(s.kem);
+    for (std::uint8_t m : {0, 1}) {
+      const auto mode = static_cast<hpke::mode>(m);
+      const auto info = pattern(m * 5u + 2, 1), aad = pattern(m * 3u + 1, 2), pt = pattern(50u * m + 7, 3);
+      auto setup = hpke::setup_sender(s, p.recipient.pub, p.sender_options(mode, info));
+      must(setup.has_value(), "setup_sender (post-quantum)");
+      fuzz::bytes ct;
+      if (s.aead != hpke::aead_id::export_only) {
+        ct.resize(pt.size() + 16);
+        must(setup->context.seal(ct, pt, associated_data(aad)).has_value(), "hpke seal (post-quantum)");
+      }
+      const auto enc = setup->enc.bytes();
+      c.add(concat({{static_cast<std::uint8_t>(i), m, static_cast<std::uint8_t>(enc.size() >> 8),
+                     static_cast<std::uint8_t>(enc.size()), static_cast<std::uint8_t>(info.size()),
+                     static_cast<std::uint8_t>(aad.size())},
+                    fuzz::bytes(enc.begin(), enc.end()), info, aad, ct}));
+      if (m == 0) {
+        c.add(concat({{static_cast<std::uint8_t>(i), 2, static_cast<std::uint8_t>(enc.size() >> 8),
+                       static_cast<std::uint8_t>(enc.size()), 0, 0},
+                      fuzz::bytes(enc.begin(), enc.end())}));
+      }
+    }
+  }
+}
+
 void aead_seeds(const fs::path& root) {
   corpus c(root, "fuzz_aead");
   for (std::size_t i = 0; i < std::size(fuzz::aead_algorithms); ++i) {
@@ -295,6 +331,8 @@ void batch_seeds(const fs::path& root) {
         R"(,"info":"0a0b","aad":["01",""],"ct":)" + cts + R"(,"exports":[{"ctx":"00","len":16}]})");
   c.add(R"({"op":"seal","mode":3,"kem":33,"kdf":3,"aead":65535,"pkR":"00","psk":"0102","psk_id":"03","skS":"ff"})");
   c.add(R"({"op":"open","aad":[1,2,{"x":[]}],"ct":"\u0041\n","exports":[{"len":-1}]})");
+  c.add(R"({"op":"derive","kem":25978,"ikm":")" + ikm + R"("})");  // X-Wing (0x647a)
+  c.add(R"({"op":"keygen","kem":65})");                           // ML-KEM-768
 }
 
 // fuzz_datagram_open: operation lists (the format at the top of
@@ -339,6 +377,7 @@ int main(int argc, char** argv) {
   record_seeds(root);
   record_inner_seeds(root);
   hpke_seeds(root);
+  hpke_pq_seeds(root);
   aead_seeds(root);
   blake3_seeds(root);
   ed25519_seeds(root);

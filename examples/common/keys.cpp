@@ -22,13 +22,14 @@ namespace {
 // The code of a key file that is not what it should be.
 std::error_code bad_key() { return std::make_error_code(std::errc::invalid_argument); }
 
-// The chat's KEMs are the record protocol's: X25519 and X448, named as
-// hpke::to_string names them.
+// The chat's KEMs are the record protocol's: X-Wing, X25519 and X448,
+// named as hpke::to_string names them.
 std::string kem_name(hpke::kem_id kem) { return std::string(hpke::to_string(kem)); }
 
 std::optional<hpke::kem_id> kem_from_name(const std::string& s) {
   const auto kem = parse<hpke::kem_id>(s);
-  if (!kem || (*kem != hpke::kem_id::x25519 && *kem != hpke::kem_id::x448) || s != hpke::to_string(*kem))
+  if (!kem || (*kem != hpke::kem_id::xwing && *kem != hpke::kem_id::x25519 && *kem != hpke::kem_id::x448) ||
+      s != hpke::to_string(*kem))
     return std::nullopt;
   return *kem;
 }
@@ -116,6 +117,7 @@ std::pair<hpke::kem_id, hpke::private_key> read_private_key(const std::string& p
     const std::string_view tag = text.substr(0, space);
     if (tag == "sealwire-x25519-private") kem = hpke::kem_id::x25519;
     if (tag == "sealwire-x448-private") kem = hpke::kem_id::x448;
+    if (tag == "sealwire-xwing-private") kem = hpke::kem_id::xwing;
   }
   crypto::secret_array<hpke::max_private_key_size> raw;
   result<std::size_t> n = crypto_errc::invalid_encoding;
@@ -140,7 +142,9 @@ std::pair<hpke::kem_id, hpke::public_key> parse_line_key(const std::string& line
   // Bare hex: the length says the KEM.
   auto bytes = crypto::from_hex(line);
   if (!bytes) throw key_file_error("public key: neither a key file line nor hex", bad_key());
-  const hpke::kem_id kem = bytes->size() == 56 ? hpke::kem_id::x448 : hpke::kem_id::x25519;
+  const hpke::kem_id kem = bytes->size() == 56     ? hpke::kem_id::x448
+                           : bytes->size() == 1216 ? hpke::kem_id::xwing
+                                                   : hpke::kem_id::x25519;
   auto key = hpke::public_key::from(kem, *bytes);
   if (!key) throw key_file_error("public key: " + key.error().message(), bad_key());
   return {kem, *key};
@@ -168,6 +172,15 @@ std::vector<std::pair<hpke::kem_id, hpke::public_key>> read_public_keys(const st
     }
   }
   return keys;
+}
+
+std::string kem_title(hpke::kem_id kem) {
+  switch (kem) {
+    case hpke::kem_id::xwing: return "X-Wing (ML-KEM-768 + X25519)";
+    case hpke::kem_id::x25519: return "X25519";
+    case hpke::kem_id::x448: return "X448";
+    default: return std::string(hpke::to_string(kem));
+  }
 }
 
 std::string fingerprint(const hpke::public_key& key) {

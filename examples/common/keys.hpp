@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Record-protocol key files for sealwire's examples (the echo chat and the
 // example server): one line "sealwire-KEM-private HEX" or
-// "sealwire-KEM-public HEX", KEM being x25519 or x448, written through
+// "sealwire-KEM-public HEX", KEM being xwing, x25519 or x448, written through
 // key_file.hpp and read back with the checks a private key file deserves.
 #pragma once
 
@@ -32,7 +32,7 @@ void write_key_files(const std::string& private_path, const std::string& public_
 [[nodiscard]] std::pair<hpke::kem_id, hpke::private_key> read_private_key(const std::string& path);
 
 // parse_public_key accepts a key file's path, a key file's line, or bare hex
-// (32 bytes: X25519, 56: X448). Throws key_file_error.
+// (32 bytes: X25519, 56: X448, 1216: X-Wing). Throws key_file_error.
 [[nodiscard]] std::pair<hpke::kem_id, hpke::public_key> parse_public_key(const std::string& file_or_hex);
 
 // read_public_keys reads a file of public keys, one per line in any form
@@ -45,5 +45,9 @@ void write_key_files(const std::string& private_path, const std::string& public_
 
 // fingerprint: "SHA256:" and the first 16 bytes of SHA-256(public key), hex in pairs.
 [[nodiscard]] std::string fingerprint(const hpke::public_key& key);
+
+// kem_title names a key's KEM for people: "X-Wing (ML-KEM-768 + X25519)",
+// "X25519", "X448".
+[[nodiscard]] std::string kem_title(hpke::kem_id kem);
 
 }  // namespace sealwire::tools

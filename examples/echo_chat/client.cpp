@@ -302,7 +302,8 @@ int run_interactive(const client_options& options) {
           co_return;
         }
         std::cerr << "connected to " << options.host << ":" << options.port << ", server key "
-                  << tools::fingerprint(options.server_key) << "\n";
+                  << tools::kem_title(options.server_key.kem()) << " " << tools::fingerprint(options.server_key)
+                  << "\n";
         asio::co_spawn(*io, c->writer(c), asio::detached);
         if (!options.nick.empty()) c->send("/nick " + options.nick + "\n");
         // An empty line every minute keeps a reading-only user inside the

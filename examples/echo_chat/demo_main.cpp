@@ -51,8 +51,10 @@ int main(int argc, char** argv) {
     static_cast<void>(probe.init(crypto::aead_algorithm::chacha20_poly1305, key, nonce));
     std::printf("  record AEAD     ChaCha20-Poly1305 (%s)\n", std::string(probe.cipher_provider()).c_str());
   }
-  auto kp = tools::generate_keys(hpke::kem_id::x25519);
-  std::printf("  server key      X25519 %s\n", tools::fingerprint(kp.pub).c_str());
+  auto kp = tools::generate_keys(record::default_kem);
+  std::printf("  key exchange    %s, post-quantum hybrid (HPKE KEM 0x%04x)\n",
+              tools::kem_title(kp.pub.kem()).c_str(), static_cast<unsigned>(kp.pub.kem()));
+  std::printf("  server key      %s\n", tools::fingerprint(kp.pub).c_str());
 
   // Both ends of every connection live in this process: two descriptors per client.
   rlimit fds{};

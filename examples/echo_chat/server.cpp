@@ -525,8 +525,9 @@ tcp::endpoint server::start() {
   asio::co_spawn(st.acceptor.get_executor(), st.accept_loop(), asio::detached);
   const unsigned n = st.threads;
   started_ = true;
-  spdlog::info("listening on {}:{} with {} thread{}, key {}", bound.address().to_string(), bound.port(), n,
-               n == 1 ? "" : "s", tools::fingerprint(st.options.key->public_key()));
+  spdlog::info("listening on {}:{} with {} thread{}, key {} {}", bound.address().to_string(), bound.port(), n,
+               n == 1 ? "" : "s", tools::kem_title(st.options.key->kem()),
+               tools::fingerprint(st.options.key->public_key()));
   return bound;
 }
 

@@ -22,10 +22,12 @@ int main(int argc, char** argv) {
   CLI::App app("sealwire echo chat server");
   app.require_subcommand(1);
 
-  std::string out = "server", kem_name = "x25519";
+  std::string out = "server", kem_name(hpke::to_string(record::default_kem));  // X-Wing
   auto* keygen = app.add_subcommand("keygen", "generate the server's static key pair");
   keygen->add_option("--out", out, "file prefix: writes PREFIX.key (mode 0600) and PREFIX.pub")->capture_default_str();
-  keygen->add_option("--kem", kem_name, "x25519 or x448")->check(CLI::IsMember({"x25519", "x448"}))->capture_default_str();
+  keygen->add_option("--kem", kem_name, "xwing (post-quantum hybrid), x25519 or x448")
+      ->check(CLI::IsMember({"xwing", "x25519", "x448"}))
+      ->capture_default_str();
   bool force = false;
   keygen->add_flag("--force", force, "replace existing key files (atomically; otherwise they are never overwritten)");
 
@@ -51,7 +53,7 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   try {
     if (keygen->parsed()) {
-      const auto kem = parse<hpke::kem_id>(kem_name).value();  // CLI11 admitted x25519 or x448 only
+      const auto kem = parse<hpke::kem_id>(kem_name).value();  // CLI11 admitted xwing, x25519 or x448 only
       auto kp = tools::generate_keys(kem);
       tools::write_key_files(out + ".key", out + ".pub", kp, kem, force);
       std::printf("wrote %s.key (private, mode 0600) and %s.pub\n", out.c_str(), out.c_str());

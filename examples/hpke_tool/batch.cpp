@@ -328,6 +328,7 @@ std::string_view errc_name(std::error_code ec) {
     case hpke_errc::invalid_length: return "invalid_length";
     case hpke_errc::rng_failure: return "rng_failure";
     case hpke_errc::kem_mismatch: return "kem_mismatch";
+    case hpke_errc::auth_not_supported: return "auth_not_supported";
   }
   return "error";
 }

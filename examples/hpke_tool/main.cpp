@@ -142,7 +142,7 @@ int main(int argc, char** argv) {
   auto* keygen = app.add_subcommand("keygen", "generate (or derive) a key pair; writes PREFIX.priv and PREFIX.pub");
   std::string kem_name = "x25519", ikm_hex, prefix = "hpke";
   bool as_hex = false, force = false;
-  keygen->add_option("--kem", kem_name, "x25519, x448, p256, p384 or p521 (or a KEM id)");
+  keygen->add_option("--kem", kem_name, "x25519, x448, p256, p384, p521, mlkem512, mlkem768, mlkem1024 or xwing (or a KEM id)");
   keygen->add_option("--ikm", ikm_hex, "derive deterministically from this input keying material (hex)");
   keygen->add_option("--out", prefix, "file prefix (default hpke)");
   keygen->add_flag("--hex", as_hex, "write the keys as hex text rather than raw bytes");

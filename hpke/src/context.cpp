@@ -174,6 +174,8 @@ result<const detail::kem_desc*> checked_kem(const suite& s, mode m, bytes_view p
                                             const RecipientKey& recipient, const SenderKey* sender,
                                             hpke_errc empty_recipient, hpke_errc empty_sender) noexcept {
   if (auto r = check_suite(s); !r) return r.error();
+  // draft-ietf-hpke-pq: ML-KEM and X-Wing have no AuthEncap, so no auth modes.
+  if ((m == mode::auth || m == mode::auth_psk) && !kem_supports_auth(s.kem)) return hpke_errc::auth_not_supported;
   if (auto r = verify_inputs(m, psk, psk_id, sender != nullptr); !r) return r.error();
   if (auto r = check_key(recipient, s.kem, empty_recipient); !r) return r.error();
   if (sender != nullptr) {

@@ -27,6 +27,7 @@ class hpke_category_impl final : public std::error_category {
       case hpke_errc::invalid_length: return "invalid length";
       case hpke_errc::rng_failure: return "random number generator failure";
       case hpke_errc::kem_mismatch: return "the key belongs to another KEM than the suite's";
+      case hpke_errc::auth_not_supported: return "the auth modes are not supported by this KEM (it has no AuthEncap)";
     }
     return "unknown sealwire.hpke error " + std::to_string(ev);
   }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // HPKE's DH-based KEMs (RFC 9180 4.1 and 7.1): DHKEM over X25519, X448,
 // P-256, P-384 and P-521; DeriveKeyPair (7.1.3), Encap/AuthEncap,
-// Decap/AuthDecap and ExtractAndExpand.
+// Decap/AuthDecap and ExtractAndExpand. Encap and Decap hand the
+// post-quantum KEMs (kem_pq.cpp) to their own operations.
 #include <sealwire/crypto/ct.hpp>
 #include <sealwire/crypto/ecdh_nist.hpp>
 #include <sealwire/crypto/x25519.hpp>
@@ -15,6 +16,9 @@
 
 namespace sealwire::hpke::detail {
 namespace {
+
+// The largest DHKEM public key (P-521's uncompressed point).
+constexpr std::size_t max_dh_public_key_size = 133;
 
 template <class X>
 kem_desc make_x_kem(kem_id id, std::size_t secret, kdf_id kdf) noexcept {
@@ -66,7 +70,7 @@ void extract_and_expand(const kem_desc& kem, std::span<std::uint8_t> shared, byt
   std::uint8_t prk[64];
   labeled_extract(kdf, sid.view(), prk, {}, "eae_prk", dh);
   // kem_context is at most 3 * 133 bytes: concatenate it here.
-  std::uint8_t kem_context[3 * max_public_key_size];
+  std::uint8_t kem_context[3 * max_dh_public_key_size];
   std::size_t n = 0;
   for (bytes_view part : context) {
     std::memcpy(kem_context + n, part.data(), part.size());
@@ -90,7 +94,7 @@ const kem_desc* find_kem(kem_id id) noexcept {
   for (const auto& k : table) {
     if (k.id == id) return &k;
   }
-  return nullptr;
+  return find_pq_kem(id);
 }
 
 // DeriveKeyPair (RFC 9180 7.1.3). X25519 and X448: sk is the expanded bytes
@@ -99,6 +103,7 @@ const kem_desc* find_kem(kem_id id) noexcept {
 // Nsk) with the first byte masked, the first in [1, n-1] taken; none in 256
 // tries is DeriveKeyPairError.
 result<key_pair> derive(const kem_desc& kem, bytes_view ikm) noexcept {
+  if (kem.pq != nullptr) return derive_pq(kem, ikm);
   const kdf_desc& kdf = kdf_of(kem.kdf);
   const kem_suite_id sid(kem.id);
   std::uint8_t prk[64];
@@ -127,6 +132,15 @@ result<key_pair> derive(const kem_desc& kem, bytes_view ikm) noexcept {
 
 result<void> encap(const kem_desc& kem, std::span<std::uint8_t> shared, public_key& enc, const public_key& pkR,
                    const private_key* skS, bytes_view ikm_e) noexcept {
+  if (kem.pq != nullptr) {
+    if (skS != nullptr) return hpke_errc::auth_not_supported;
+    std::uint8_t ct[max_public_key_size];
+    if (auto r = kem.pq->encap(shared, std::span(ct).first(kem.sizes.enc), pkR.bytes(), ikm_e); !r) return r;
+    // enc is Nenc bytes, not Npk as for a DHKEM: filled in place, not loaded.
+    std::memcpy(key_access::raw(enc).data(), ct, kem.sizes.enc);
+    key_access::set(enc, kem.id, kem.sizes.enc);
+    return {};
+  }
   result<key_pair> eph = ikm_e.empty() ? generate_key_pair(kem.id) : derive(kem, ikm_e);
   if (!eph) return eph.error();
   std::uint8_t dh[2 * 66];
@@ -155,6 +169,10 @@ result<void> encap(const kem_desc& kem, std::span<std::uint8_t> shared, public_k
 result<void> decap(const kem_desc& kem, std::span<std::uint8_t> shared, bytes_view enc, const private_key& skR,
                    const public_key* pkS) noexcept {
   if (enc.size() != kem.sizes.enc) return hpke_errc::invalid_encapsulation;
+  if (kem.pq != nullptr) {
+    if (pkS != nullptr) return hpke_errc::auth_not_supported;
+    return kem.pq->decap(shared, enc, skR.bytes());
+  }
   const std::size_t n = kem.ndh;
   std::uint8_t dh[2 * 66];
   if (auto r = kem.dh(std::span(dh).first(n), skR.bytes(), enc); !r) {

@@ -85,7 +85,11 @@ constexpr naming::entry<kem_id> kem_names[] = {{kem_id::x25519, "x25519"},
                                                {kem_id::x448, "x448"},
                                                {kem_id::p256, "p256"},
                                                {kem_id::p384, "p384"},
-                                               {kem_id::p521, "p521"}};
+                                               {kem_id::p521, "p521"},
+                                               {kem_id::ml_kem_512, "mlkem512"},
+                                               {kem_id::ml_kem_768, "mlkem768"},
+                                               {kem_id::ml_kem_1024, "mlkem1024"},
+                                               {kem_id::xwing, "xwing"}};
 constexpr naming::entry<kdf_id> kdf_names[] = {
     {kdf_id::hkdf_sha256, "hkdf-sha256"}, {kdf_id::hkdf_sha384, "hkdf-sha384"}, {kdf_id::hkdf_sha512, "hkdf-sha512"}};
 constexpr naming::entry<aead_id> aead_names[] = {{aead_id::aes128_gcm, "aes128gcm"},
@@ -125,6 +129,11 @@ result<kem_sizes> kem_info(kem_id kem) noexcept {
   const detail::kem_desc* k = detail::find_kem(kem);
   if (k == nullptr) return hpke_errc::unsupported_suite;
   return k->sizes;
+}
+
+bool kem_supports_auth(kem_id kem) noexcept {
+  const detail::kem_desc* k = detail::find_kem(kem);
+  return k != nullptr && k->pq == nullptr;
 }
 
 }  // namespace sealwire::hpke

@@ -24,7 +24,10 @@ bool known_kdf(hpke::kdf_id k) noexcept {
   return k == hpke::kdf_id::hkdf_sha256 || k == hpke::kdf_id::hkdf_sha384 || k == hpke::kdf_id::hkdf_sha512;
 }
 
-bool known_kem(hpke::kem_id k) noexcept { return k == hpke::kem_id::x25519 || k == hpke::kem_id::x448; }
+// The protocol's KEMs (docs/protocol.md 2): X-Wing, X25519, X448.
+bool known_kem(hpke::kem_id k) noexcept {
+  return k == hpke::kem_id::xwing || k == hpke::kem_id::x25519 || k == hpke::kem_id::x448;
+}
 
 result<void> check_limits(const limits& l) noexcept {
   if (l.max_record_size == 0 || l.max_record_size > max_record_size_ceiling) return record_errc::invalid_limit;

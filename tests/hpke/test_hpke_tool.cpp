@@ -187,3 +187,44 @@ TEST(HpkeBatch, RandomBytesNeverCrash) {
   }
 }
 
+
+// The post-quantum KEM ids (draft-ietf-hpke-pq) through the batch protocol:
+// keygen and derive, base and psk round trips, the draft's key sizes, and the
+// auth modes refused by name.
+TEST(HpkeBatch, PostQuantumKemIds) {
+  struct row {
+    int kem;
+    std::size_t npk, nenc, nsk;
+  };
+  for (const row& k : {row{0x40, 800, 768, 64}, row{0x41, 1184, 1088, 64}, row{0x42, 1568, 1568, 64},
+                       row{0x647a, 1216, 1120, 32}}) {
+    const json r = ask({{"op", "keygen"}, {"kem", k.kem}});
+    ASSERT_FALSE(r.contains("error")) << r.dump();
+    EXPECT_EQ(r["pkR"].get<std::string>().size(), 2 * k.npk);
+    EXPECT_EQ(r["skR"].get<std::string>().size(), 2 * k.nsk);
+    const json d = ask({{"op", "derive"}, {"kem", k.kem}, {"ikm", std::string(64, '7')}});
+    EXPECT_EQ(d, ask({{"op", "derive"}, {"kem", k.kem}, {"ikm", std::string(64, '7')}}));
+    for (int mode : {0, 1}) {
+      json seal = {{"op", "seal"}, {"mode", mode}, {"kem", k.kem}, {"kdf", 1}, {"aead", 1}, {"pkR", r["pkR"]},
+                   {"pt", {"7071"}}, {"exports", {{{"ctx", ""}, {"len", 8}}}}};
+      json open = {{"op", "open"}, {"mode", mode}, {"kem", k.kem}, {"kdf", 1}, {"aead", 1}, {"skR", r["skR"]},
+                   {"exports", {{{"ctx", ""}, {"len", 8}}}}};
+      if (mode == 1) {
+        seal["psk"] = open["psk"] = std::string(64, 'b');
+        seal["psk_id"] = open["psk_id"] = "6964";
+      }
+      const json sealed = ask(seal);
+      ASSERT_FALSE(sealed.contains("error")) << sealed.dump();
+      EXPECT_EQ(sealed["enc"].get<std::string>().size(), 2 * k.nenc);
+      open["enc"] = sealed["enc"];
+      open["ct"] = sealed["ct"];
+      const json opened = ask(open);
+      ASSERT_FALSE(opened.contains("error")) << opened.dump();
+      EXPECT_EQ(opened["pt"], json({"7071"}));
+      EXPECT_EQ(opened["exports"], sealed["exports"]);
+    }
+    const json auth = ask({{"op", "seal"}, {"mode", 2}, {"kem", k.kem}, {"kdf", 1}, {"aead", 1}, {"pkR", r["pkR"]},
+                           {"skS", d["skR"]}, {"pt", {"00"}}});
+    EXPECT_EQ(auth["error_type"], "auth_not_supported") << auth.dump();
+  }
+}

@@ -32,7 +32,7 @@ case "$what" in
     rm -rf "$work"; mkdir -p "$work"
     set +e; out=$("$tool" vectors --quiet "$fixture"); rc=$?; set -e
     [[ $rc -eq 0 ]] || { printf '%s\n' "$out"; fail "the untouched fixture: exit status $rc, expected 0"; }
-    grep -q '^0x0041,hkdf-sha256,aes128gcm .* not supported$' <<<"$out" || fail "the unsupported suite is not listed as such"
+    grep -q '^0x0051,hkdf-sha256,aes128gcm .* not supported$' <<<"$out" || fail "the unsupported suite is not listed as such"
     # Change the first hex digit of the first "ct".
     original=$(grep -m1 '"ct": "' "$fixture" | sed 's/.*"ct": "\([0-9a-f]*\)".*/\1/')
     [[ -n "$original" ]] || fail "no ct in $fixture"
@@ -69,7 +69,7 @@ case "$what" in
     expect 1 'field "mode" is not an integer from 0 to 3' "[{$s,\"mode\":7}]"
     expect 1 'field "kem_id" is not an integer' '[{"kem_id":-1,"kdf_id":1,"aead_id":3,"mode":0}]'
     expect 1 'field "ikmR" is not hex' "[{$s,\"mode\":0,\"ikmR\":\"zz\"}]"
-    expect 0 "total: 1 cases (0 checked, 1 not supported)" '[{"kem_id":65,"kdf_id":1,"aead_id":1,"mode":0}]'
+    expect 0 "total: 1 cases (0 checked, 1 not supported)" '[{"kem_id":81,"kdf_id":1,"aead_id":1,"mode":0}]'
     echo "malformed ok"
     ;;
   *) fail "unknown check $what" ;;

@@ -84,7 +84,7 @@ std::string suite_name(const ::testing::TestParamInfo<suite_param>& info) {
   const auto kdf = std::get<1>(info.param);
   const auto aead = std::get<2>(info.param);
   const bool auth = std::get<3>(info.param);
-  return std::string(kem == hpke::kem_id::x25519 ? "X25519" : "X448") + "_SHA" +
+  return std::string(kem == hpke::kem_id::x25519 ? "X25519" : kem == hpke::kem_id::xwing ? "XWing" : "X448") + "_SHA" +
          (kdf == hpke::kdf_id::hkdf_sha256 ? "256" : kdf == hpke::kdf_id::hkdf_sha384 ? "384" : "512") +
          (aead == record_aead::chacha20_poly1305    ? "_ChaCha"
           : aead == record_aead::xchacha20_poly1305 ? "_XChaCha"
@@ -102,6 +102,74 @@ INSTANTIATE_TEST_SUITE_P(All, RecordSuites,
                                                               record_aead::aes256_gcm),
                                             ::testing::Bool()),
                          suite_name);
+
+// X-Wing (the default KEM): each KDF once, plain and with client auth; the
+// AEADs are independent of the KEM and covered above.
+INSTANTIATE_TEST_SUITE_P(XWing, RecordSuites,
+                         ::testing::Values(suite_param{hpke::kem_id::xwing, hpke::kdf_id::hkdf_sha256,
+                                                       record_aead::chacha20_poly1305, false},
+                                           suite_param{hpke::kem_id::xwing, hpke::kdf_id::hkdf_sha256,
+                                                       record_aead::chacha20_poly1305, true},
+                                           suite_param{hpke::kem_id::xwing, hpke::kdf_id::hkdf_sha384,
+                                                       record_aead::aes256_gcm, true},
+                                           suite_param{hpke::kem_id::xwing, hpke::kdf_id::hkdf_sha512,
+                                                       record_aead::xchacha20_poly1305, false}),
+                         suite_name);
+
+// An X-Wing ClientHello with four pinned keys, a client key and 1 KiB of
+// protocol names fits the default max_handshake_size; the old 4096 default
+// could not hold it (the client says so).
+TEST(RecordHandshake, XWingIsTheDefaultAndItsMessagesFitTheLimits) {
+  EXPECT_EQ(default_kem, hpke::kem_id::xwing);
+  EXPECT_EQ(limits{}.max_handshake_size, 8192u);
+  auto key = make_key(default_kem);
+  auto old_key = make_key(default_kem);
+  auto client_key = make_key(default_kem);
+  auto cc = client_cfg(*key);
+  for (int i = 0; i < 2; ++i) cc->extra_server_keys.push_back(make_key(default_kem)->public_key());
+  cc->extra_server_keys.push_back(old_key->public_key());
+  cc->client_key = client_key;
+  auto sc = server_cfg(old_key);
+  sc->accept_any_client_key = true;
+  sc->require_client_auth = true;
+  for (int i = 0; i < 4; ++i) {
+    cc->app_protocols.push_back(std::string(250, 'a') + static_cast<char>('a' + i));
+  }
+  sc->app_protocols = {cc->app_protocols.back()};
+  auto p = connected(cc, sc);
+  ASSERT_TRUE(p.client.handshake_complete());
+  ASSERT_TRUE(p.server.handshake_complete());
+  const auto pk = client_key->public_key().bytes();
+  EXPECT_EQ(bytes(p.server.peer_public_key().begin(), p.server.peer_public_key().end()), bytes(pk.begin(), pk.end()));
+  const bytes a = pattern(100, 3);
+  EXPECT_EQ(send(p.client, p.server, a), a);
+  // Under a 4096-byte limit the client cannot send this ClientHello.
+  auto small = std::make_shared<client_config>(*cc);
+  small->limits.max_handshake_size = 4096;
+  EXPECT_EQ(connection::client(small).error(), record_errc::invalid_limit);
+}
+
+// X-Wing and X25519 keys side by side: a server holding both answers a
+// client of either KEM; a client key of the other KEM is a mismatch.
+TEST(RecordHandshake, XWingAndX25519ServerKeysSideBySide) {
+  auto xw = make_key(hpke::kem_id::xwing);
+  auto x = make_key(hpke::kem_id::x25519);
+  auto sc = server_cfg(xw);
+  sc->extra_static_keys = {x};
+  for (const auto& k : {xw, x}) {
+    auto p = connected(client_cfg(*k), sc);
+    EXPECT_TRUE(p.client.handshake_complete());
+    EXPECT_TRUE(p.server.handshake_complete());
+  }
+  auto cc = client_cfg(*xw);
+  cc->client_key = x;
+  EXPECT_EQ(connection::client(cc).error(), record_errc::kem_mismatch);
+  // Pure ML-KEM is an HPKE KEM the record protocol does not offer.
+  EXPECT_EQ(connection::client(client_cfg(*make_key(hpke::kem_id::ml_kem_768))).error(),
+            record_errc::unsupported_algorithm);
+  EXPECT_EQ(connection::server(server_cfg(make_key(hpke::kem_id::ml_kem_768))).error(),
+            record_errc::unsupported_algorithm);
+}
 
 // ---- negotiation and handshake failures ----
 
@@ -406,7 +474,10 @@ TEST(RecordHandshake, MalformedClientHellos) {
   EXPECT_EQ(server_error(w), record_errc::unexpected_record);
   // An empty handshake record, and one above max_handshake_size.
   EXPECT_EQ(server_error(bytes{1, 0, 0, 0}), record_errc::bad_handshake_message);
-  EXPECT_EQ(server_error(bytes{1, 0, 0x10, 0x01}), record_errc::record_too_large);
+  const std::size_t too_large = limits{}.max_handshake_size + 1;
+  EXPECT_EQ(server_error(bytes{1, static_cast<std::uint8_t>(too_large >> 16), static_cast<std::uint8_t>(too_large >> 8),
+                               static_cast<std::uint8_t>(too_large)}),
+            record_errc::record_too_large);
   // A protected record before the handshake.
   EXPECT_EQ(server_error(bytes{2, 0, 0, 20}), record_errc::unexpected_record);
   // An unknown record type.

@@ -24,7 +24,7 @@ grep -q "1 client key(s) allowed" server.log || fail "the allow-list was not rea
 kill -HUP "$pid"
 for _ in $(seq 100); do grep -q "reloaded" server.log && break; sleep 0.1; done
 grep -q "key and allow-list reloaded" server.log || fail "SIGHUP did not reload"
-[[ $(grep -c "server key x25519" server.log) -eq 2 ]] || fail "the reloaded key was not logged"
+[[ $(grep -c "server key xwing" server.log) -eq 2 ]] || fail "the reloaded key was not logged"
 
 kill -TERM "$pid"
 wait "$pid" || fail "the server did not exit cleanly"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// Internal: the DH-based KEMs of RFC 9180 4.1 (DHKEM over X25519, X448,
-// P-256, P-384, P-521) and key storage access for the code that fills keys.
+// Internal: the KEM table (the DH-based KEMs of RFC 9180 4.1 and the
+// post-quantum KEMs of draft-ietf-hpke-pq) and key storage access for the
+// code that fills keys.
 #pragma once
 
 #include <sealwire/hpke/keys.hpp>
@@ -29,7 +30,8 @@ struct key_access {
 
 namespace detail {
 
-// kem_desc is one DHKEM.
+// kem_desc is one KEM: a DHKEM (dh set) or a KEM of its own (pq set).
+struct pq_kem_ops;
 struct kem_desc {
   kem_id id;
   kem_sizes sizes;
@@ -44,9 +46,31 @@ struct kem_desc {
   // public_of writes pk(sk) (SerializePublicKey); false when sk is not a
   // valid private key (a NIST scalar outside [1, n-1]).
   bool (*public_of)(std::span<std::uint8_t> out, bytes_view sk) noexcept;
+  // pq is null for a DHKEM; for ML-KEM and X-Wing it is the KEM's own
+  // Encap, Decap and DeriveKeyPair (kem_pq.cpp), and dh is null.
+  const pq_kem_ops* pq = nullptr;
+};
+
+// pq_kem_ops are the operations of a KEM that is not a DHKEM
+// (draft-ietf-hpke-pq section 3). Its shared secret is the KEM's own, with
+// no ExtractAndExpand; it has no AuthEncap.
+struct pq_kem_ops {
+  // encap writes enc (Nenc bytes) and the 32-byte shared secret; randomness
+  // is the KEM's encapsulation randomness (derandomized Encaps, for tests)
+  // or empty for fresh randomness. Errors: invalid_public_key (the FIPS 203
+  // 7.2 check), invalid_length (randomness of the wrong size), rng_failure.
+  result<void> (*encap)(std::span<std::uint8_t> shared, std::span<std::uint8_t> enc, bytes_view pk,
+                        bytes_view randomness) noexcept;
+  // decap writes the shared secret of enc (Nenc bytes, checked by the caller).
+  result<void> (*decap)(std::span<std::uint8_t> shared, bytes_view enc, bytes_view sk) noexcept;
 };
 
 [[nodiscard]] const kem_desc* find_kem(kem_id id) noexcept;
+// find_pq_kem looks up ML-KEM-512/768/1024 and X-Wing (kem_pq.cpp).
+[[nodiscard]] const kem_desc* find_pq_kem(kem_id id) noexcept;
+// derive_pq is DeriveKeyPair of draft-ietf-hpke-pq: the private key (the
+// seed) is SHAKE256.LabeledDerive(ikm, "DeriveKeyPair", "", Nsk).
+[[nodiscard]] result<key_pair> derive_pq(const kem_desc& kem, bytes_view ikm) noexcept;
 
 // derive is DeriveKeyPair (RFC 9180 7.1.3).
 [[nodiscard]] result<key_pair> derive(const kem_desc& kem, bytes_view ikm) noexcept;

@@ -26,13 +26,17 @@ namespace sealwire::hpke {
 // (RFC 9180 5.1): psk and psk_id both or neither, and only in the psk modes;
 // sender_key only in the auth modes. ikm_e fixes the ephemeral key
 // (DeriveKeyPair(ikm_e)) for tests and interop; leave it empty otherwise.
+// For ML-KEM and X-Wing, which have no ephemeral key pair, ikm_e is the
+// derandomized Encaps's randomness: ML-KEM's 32-byte m, X-Wing's 64-byte
+// eseed (another length: invalid_length). Their auth modes are refused
+// (auth_not_supported).
 struct sender_options {
   hpke::mode mode = hpke::mode::base;       // the mode (RFC 9180 5)
   bytes_view info = {};                     // the application's info, bound into the key schedule
   bytes_view psk = {};                      // the pre-shared key, in the psk modes
   bytes_view psk_id = {};                   // the pre-shared key's identifier, in the psk modes
   const private_key* sender_key = nullptr;  // skS in the auth modes
-  bytes_view ikm_e = {};                    // DeriveKeyPair input for the ephemeral key; empty: a random one
+  bytes_view ikm_e = {};                    // DeriveKeyPair input for the ephemeral key (PQ KEMs: Encaps randomness); empty: random
 };
 
 // Options of a recipient's setup, as sender_options.

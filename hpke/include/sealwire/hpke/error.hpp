@@ -27,6 +27,7 @@ enum class hpke_errc {
   invalid_length,            // an input or output length outside the allowed range
   rng_failure,               // the random source failed during key generation
   kem_mismatch,              // a key of another KEM than the suite's
+  auth_not_supported,        // an auth mode with a KEM that has no AuthEncap (ML-KEM, X-Wing)
 };
 
 // hpke_category is the error category of hpke_errc values.

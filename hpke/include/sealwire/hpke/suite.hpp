@@ -19,8 +19,21 @@ namespace sealwire::hpke {
 // RFC 9180 5: the four modes.
 enum class mode : std::uint8_t { base = 0x00, psk = 0x01, auth = 0x02, auth_psk = 0x03 };
 
-// RFC 9180 7.1-7.3: algorithm identifiers.
-enum class kem_id : std::uint16_t { p256 = 0x0010, p384 = 0x0011, p521 = 0x0012, x25519 = 0x0020, x448 = 0x0021 };
+// RFC 9180 7.1-7.3: algorithm identifiers. The post-quantum KEMs are those
+// of draft-ietf-hpke-pq (section 3): ML-KEM (FIPS 203) and X-Wing
+// (MLKEM768-X25519). They have no AuthEncap: the auth modes are refused
+// with auth_not_supported.
+enum class kem_id : std::uint16_t {
+  p256 = 0x0010,
+  p384 = 0x0011,
+  p521 = 0x0012,
+  x25519 = 0x0020,
+  x448 = 0x0021,
+  ml_kem_512 = 0x0040,
+  ml_kem_768 = 0x0041,
+  ml_kem_1024 = 0x0042,
+  xwing = 0x647a,
+};
 // kdf_id names a KDF (RFC 9180 7.2): HKDF with SHA-256, SHA-384 or SHA-512.
 enum class kdf_id : std::uint16_t { hkdf_sha256 = 0x0001, hkdf_sha384 = 0x0002, hkdf_sha512 = 0x0003 };
 // aead_id names an AEAD (RFC 9180 7.3); export_only sets up contexts that
@@ -46,12 +59,14 @@ struct suite {
 inline constexpr suite default_suite{kem_id::x25519, kdf_id::hkdf_sha256, aead_id::chacha20_poly1305};
 
 // to_string names an id as parse reads it: modes "base", "psk", "auth",
-// "auth_psk"; KEMs "x25519", "x448", "p256", "p384", "p521"; KDFs
+// "auth_psk"; KEMs "x25519", "x448", "p256", "p384", "p521", "mlkem512",
+// "mlkem768", "mlkem1024", "xwing"; KDFs
 // "hkdf-sha256", "hkdf-sha384", "hkdf-sha512"; AEADs "aes128gcm",
 // "aes256gcm", "chacha20poly1305", "export-only". An id sealwire does not
 // have is "unknown".
 [[nodiscard]] SEALWIRE_API std::string_view to_string(mode m) noexcept;
-// to_string names a KEM id: "x25519", "x448", "p256", "p384", "p521".
+// to_string names a KEM id: "x25519", "x448", "p256", "p384", "p521",
+// "mlkem512", "mlkem768", "mlkem1024", "xwing".
 [[nodiscard]] SEALWIRE_API std::string_view to_string(kem_id id) noexcept;
 // to_string names a KDF id: "hkdf-sha256", "hkdf-sha384", "hkdf-sha512".
 [[nodiscard]] SEALWIRE_API std::string_view to_string(kdf_id id) noexcept;
@@ -77,9 +92,15 @@ struct kem_sizes {
 // kem_info returns a KEM's sizes. Error: unsupported_suite.
 [[nodiscard]] SEALWIRE_API result<kem_sizes> kem_info(kem_id kem) noexcept;
 
-// Largest sizes over all RFC 9180 KEMs (P-521's), so buffers need no heap.
-inline constexpr std::size_t max_public_key_size = 133;
-// max_private_key_size is the largest Nsk (P-521's).
+// kem_supports_auth reports whether a KEM has AuthEncap/AuthDecap (the
+// DHKEMs do; ML-KEM and X-Wing do not). False for an unknown id.
+[[nodiscard]] SEALWIRE_API bool kem_supports_auth(kem_id kem) noexcept;
+
+// Largest sizes over all KEMs, so buffers need no heap: Npk and Nenc are
+// ML-KEM-1024's (1568 bytes).
+inline constexpr std::size_t max_public_key_size = 1568;
+// max_private_key_size is the largest Nsk (P-521's; the post-quantum KEMs'
+// private keys are seeds of 64 or 32 bytes).
 inline constexpr std::size_t max_private_key_size = 66;
 
 }  // namespace sealwire::hpke

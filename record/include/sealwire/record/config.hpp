@@ -42,6 +42,11 @@ enum class record_aead : std::uint16_t {
   xchacha20_poly1305 = 0xc003,
 };
 
+// default_kem is the KEM for new static keys (servers' and clients'):
+// X-Wing (ML-KEM-768 + X25519, post-quantum hybrid; docs/protocol.md 2).
+// X25519 and X448 remain available: a connection uses its server key's KEM.
+inline constexpr hpke::kem_id default_kem = hpke::kem_id::xwing;
+
 // max_pinned_server_keys is how many server keys a client may pin for one
 // server (docs/protocol.md 4.4): one encapsulation each.
 inline constexpr std::size_t max_pinned_server_keys = 4;
@@ -70,7 +75,10 @@ enum class close_reason : std::uint8_t {
 // limits are the named limits of docs/protocol.md 6.
 struct limits {
   std::size_t max_record_size = 16 * 1024;         // content bytes per record, both directions
-  std::size_t max_handshake_size = 4096;           // bytes per handshake message
+  // max_handshake_size bounds one handshake message (256 to 65536). The
+  // default holds an X-Wing ClientHello with four pinned keys and a client
+  // key (about 7 KiB) plus 1 KiB of protocol names.
+  std::size_t max_handshake_size = 8192;
   unsigned max_empty_records = 32;                 // consecutive records without application bytes
   std::uint64_t key_update_after = 1ULL << 32;     // records per key before an automatic update (0: only the AEAD limit)
   // key_blocks_limit lowers the AEAD's per-key limit of records + 16-byte
@@ -84,7 +92,8 @@ struct limits {
 
 // client_config: the pinned server key, an optional client key, and the
 // client's preferences. Shared by any number of connections. The KEM is the
-// server key's (X25519 or X448); a client key must be of the same KEM.
+// server key's (X-Wing, X25519 or X448; default_kem for new keys); a client
+// key must be of the same KEM.
 struct client_config {
   hpke::kdf_id kdf = hpke::kdf_id::hkdf_sha256;          // the handshake's KDF; the server must accept it
   hpke::public_key server_key;                           // pinned; the preferred (newest) key
