@@ -2,6 +2,8 @@
 // ML-KEM ByteEncode/ByteDecode and Compress/Decompress (FIPS 203 4.2.1).
 #include "encode.hpp"
 
+#include "kernels.hpp"
+
 #include <sealwire/crypto/ct.hpp>
 
 namespace sealwire::crypto::mlkem {
@@ -58,13 +60,13 @@ void decode12_reduce(poly& a, const std::uint8_t* in) noexcept {
   }
 }
 
-void compress_encode(std::uint8_t* out, const poly& a, unsigned d) noexcept {
+void compress_encode_portable(std::uint8_t* out, const std::int16_t* a, unsigned d) noexcept {
   // A little-endian bit stream (Algorithm 5): coefficients go in at the top
   // of the buffer, whole bytes leave at the bottom.
   std::uint32_t acc = 0;
   unsigned bits = 0;
   for (unsigned i = 0; i < n; ++i) {
-    acc |= compress(static_cast<std::uint32_t>(to_unsigned(a.c[i])), d) << bits;
+    acc |= compress(static_cast<std::uint32_t>(to_unsigned(a[i])), d) << bits;
     bits += d;
     for (; bits >= 8; bits -= 8, acc >>= 8) *out++ = static_cast<std::uint8_t>(acc);
   }
@@ -92,13 +94,19 @@ void poly_from_message(poly& a, const std::uint8_t m[32]) noexcept {
   }
 }
 
-void poly_to_message(std::uint8_t m[32], const poly& a) noexcept {
+void to_message_portable(std::uint8_t* m, const std::int16_t* a) noexcept {
   for (unsigned i = 0; i < 32; ++i) {
     std::uint8_t byte = 0;
     for (unsigned j = 0; j < 8; ++j)
-      byte = static_cast<std::uint8_t>(byte | (compress(static_cast<std::uint32_t>(to_unsigned(a.c[8 * i + j])), 1) << j));
+      byte = static_cast<std::uint8_t>(byte | (compress(static_cast<std::uint32_t>(to_unsigned(a[8 * i + j])), 1) << j));
     m[i] = byte;
   }
 }
+
+void compress_encode(std::uint8_t* out, const poly& a, unsigned d) noexcept {
+  kernels_now().compress_encode(out, a.c, d);
+}
+
+void poly_to_message(std::uint8_t m[32], const poly& a) noexcept { kernels_now().to_message(m, a.c); }
 
 }  // namespace sealwire::crypto::mlkem

@@ -4,6 +4,7 @@
 #include "sample.hpp"
 
 #include "../detail/bytes.hpp"
+#include "kernels.hpp"
 #include "xof_x4.hpp"
 
 #include <sealwire/crypto/ct.hpp>
@@ -12,20 +13,20 @@
 #include <cstring>
 
 namespace sealwire::crypto::mlkem {
-namespace {
 
-// rejection_fill appends to p (already holding filled coefficients) the
-// 12-bit candidates of buf below q (Algorithm 7 lines 5-13) and returns the
-// new count. Public data: rho and the matrix are public.
-unsigned rejection_fill(poly& p, unsigned filled, const std::uint8_t* buf, std::size_t len) noexcept {
+unsigned rej_uniform_portable(std::int16_t* out, unsigned filled, const std::uint8_t* buf, std::size_t len) noexcept {
+  // Algorithm 7 lines 5-13: two 12-bit candidates per three bytes, kept when
+  // below q. Public data (rho and the matrix are public): may branch.
   for (std::size_t pos = 0; pos + 3 <= len && filled < n; pos += 3) {
     const unsigned d1 = buf[pos] | ((buf[pos + 1] & 0x0fu) << 8);
     const unsigned d2 = (buf[pos + 1] >> 4) | (static_cast<unsigned>(buf[pos + 2]) << 4);
-    if (d1 < static_cast<unsigned>(q)) p.c[filled++] = static_cast<std::int16_t>(d1);
-    if (d2 < static_cast<unsigned>(q) && filled < n) p.c[filled++] = static_cast<std::int16_t>(d2);
+    if (d1 < static_cast<unsigned>(q)) out[filled++] = static_cast<std::int16_t>(d1);
+    if (d2 < static_cast<unsigned>(q) && filled < n) out[filled++] = static_cast<std::int16_t>(d2);
   }
   return filled;
 }
+
+namespace {
 
 // Three blocks (504 bytes, 336 candidates) usually give 256 coefficients;
 // more blocks are squeezed one at a time for all four lanes when not.
@@ -34,31 +35,38 @@ constexpr std::size_t first_blocks = 3;
 // cbd2 and cbd3 are SamplePolyCBD_eta for eta 2 and 3 (Algorithm 8): each
 // coefficient is the difference of two sums of eta bits, computed with
 // masks and additions on whole words.
-void cbd2(poly& p, const std::uint8_t* buf) noexcept {
+void cbd2(std::int16_t* c, const std::uint8_t* buf) noexcept {
   for (unsigned i = 0; i < n / 8; ++i) {
     const std::uint32_t w = detail::load32_le(buf + 4 * i);
     const std::uint32_t s = (w & 0x55555555u) + ((w >> 1) & 0x55555555u);  // 2-bit sums
     for (unsigned j = 0; j < 8; ++j) {
       const auto a = static_cast<std::int16_t>((s >> (4 * j)) & 3u);
       const auto b = static_cast<std::int16_t>((s >> (4 * j + 2)) & 3u);
-      p.c[8 * i + j] = static_cast<std::int16_t>(a - b);
+      c[8 * i + j] = static_cast<std::int16_t>(a - b);
     }
   }
 }
 
-void cbd3(poly& p, const std::uint8_t* buf) noexcept {
+void cbd3(std::int16_t* c, const std::uint8_t* buf) noexcept {
   for (unsigned i = 0; i < n / 4; ++i) {
     const std::uint32_t w = buf[3 * i] | (std::uint32_t{buf[3 * i + 1]} << 8) | (std::uint32_t{buf[3 * i + 2]} << 16);
     const std::uint32_t s = (w & 0x249249u) + ((w >> 1) & 0x249249u) + ((w >> 2) & 0x249249u);  // 3-bit sums
     for (unsigned j = 0; j < 4; ++j) {
       const auto a = static_cast<std::int16_t>((s >> (6 * j)) & 7u);
       const auto b = static_cast<std::int16_t>((s >> (6 * j + 3)) & 7u);
-      p.c[4 * i + j] = static_cast<std::int16_t>(a - b);
+      c[4 * i + j] = static_cast<std::int16_t>(a - b);
     }
   }
 }
 
 }  // namespace
+
+void cbd_portable(std::int16_t* c, const std::uint8_t* buf, unsigned eta) noexcept {
+  if (eta == 2)
+    cbd2(c, buf);
+  else
+    cbd3(c, buf);
+}
 
 void expand_matrix(poly* a, const std::uint8_t rho[32], unsigned k) noexcept {
   const unsigned total = k * k;
@@ -82,12 +90,13 @@ void expand_matrix(poly* a, const std::uint8_t rho[32], unsigned k) noexcept {
     }
     xof.absorb(in, 34);
     xof.squeeze_blocks(out, first_blocks);
+    const kernels& kern = kernels_now();
     for (unsigned l = 0; l < 4; ++l)
-      if (in[l] != nullptr) filled[l] = rejection_fill(a[base + l], 0, buf[l], sizeof buf[l]);
+      if (in[l] != nullptr) filled[l] = kern.rej_uniform(a[base + l].c, 0, buf[l], sizeof buf[l]);
     while (filled[0] < n || filled[1] < n || filled[2] < n || filled[3] < n) {
       xof.squeeze_blocks(out, 1);
       for (unsigned l = 0; l < 4; ++l)
-        if (in[l] != nullptr) filled[l] = rejection_fill(a[base + l], filled[l], buf[l], shake128_x4::block_size);
+        if (in[l] != nullptr) filled[l] = kern.rej_uniform(a[base + l].c, filled[l], buf[l], shake128_x4::block_size);
     }
   }
 }
@@ -109,12 +118,8 @@ void sample_noise(poly* const* out, unsigned count, unsigned eta, const std::uin
       outs[l] = buf[l];
     }
     shake256_x4(outs, len, ins, 33);
-    for (unsigned l = 0; l < 4 && base + l < count; ++l) {
-      if (eta == 2)
-        cbd2(*out[base + l], buf[l]);
-      else
-        cbd3(*out[base + l], buf[l]);
-    }
+    const kernels& kern = kernels_now();
+    for (unsigned l = 0; l < 4 && base + l < count; ++l) kern.cbd(out[base + l]->c, buf[l], eta);
   }
   ct::wipe(in, sizeof in);
   ct::wipe(buf, sizeof buf);
