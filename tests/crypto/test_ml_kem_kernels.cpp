@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // ML-KEM kernels at every CPU level against the portable ones on random and
 // edge inputs: NTT, inverse NTT, NTT-domain product, Barrett and Montgomery
-// scaling, rejection sampling, compression (every input value) and the
-// message encoding. Results must be bit-identical (kernels.hpp).
+// scaling, rejection sampling, CBD noise, compression (every input value),
+// the message encoding and the byte encodings. Results must be bit-identical (kernels.hpp).
 #include <sealwire/crypto/cpu.hpp>
 
 #include "mlkem/kernels.hpp"
@@ -161,6 +161,46 @@ TEST(MlKemKernels, CompressionEveryValue) {
       ref.to_message(want.data(), a.data());
       k.to_message(got.data(), a.data());
       ASSERT_EQ(want, got) << "message, first coefficient " << a[0];
+    }
+  });
+}
+
+TEST(MlKemKernels, ByteEncodings) {
+  test::seeded_random rng(0x656e63);
+  each_kernel_set([&](const mlkem::kernels& k) {
+    for (int iter = 0; iter < 24; ++iter) {
+      // ByteEncode_12 of |a| < q; ByteDecode_12 of random bytes (values up
+      // to 4095: the check fails, the reduction wraps) and of a valid key.
+      const poly_t a = random_poly(rng, -(q - 1), q - 1);
+      std::array<std::uint8_t, 384 + 1> e1{}, e2{};
+      e1[384] = e2[384] = 0x5a;
+      ref.encode12(e1.data(), a.data());
+      k.encode12(e2.data(), a.data());
+      ASSERT_EQ(e1, e2) << "encode12";
+      std::vector<std::uint8_t> bytes = iter % 2 == 0 ? rng.fill(384) : std::vector<std::uint8_t>(e1.begin(), e1.end() - 1);
+      if (iter == 3) bytes[383] = 0xd1;  // the last value becomes 0xd1x >= q, the only one
+      poly_t w{}, g{};
+      const bool ok_want = ref.decode12_checked(w.data(), bytes.data());
+      const bool ok_got = k.decode12_checked(g.data(), bytes.data());
+      ASSERT_EQ(ok_want, ok_got) << "decode12_checked, iteration " << iter;
+      ASSERT_EQ(w, g) << "decode12_checked";
+      if (iter % 2 == 1) {
+        EXPECT_EQ(ok_got, iter != 3) << "a valid encoding, or one value >= q";
+      }
+      ref.decode12_reduce(w.data(), bytes.data());
+      k.decode12_reduce(g.data(), bytes.data());
+      ASSERT_EQ(w, g) << "decode12_reduce";
+      // ByteDecode_d + Decompress_d of random bytes, every d; Decompress_1.
+      for (unsigned d : {4u, 5u, 10u, 11u}) {
+        const std::vector<std::uint8_t> c = rng.fill(32 * d);
+        ref.decode_decompress(w.data(), c.data(), d);
+        k.decode_decompress(g.data(), c.data(), d);
+        ASSERT_EQ(w, g) << "decode_decompress d " << d;
+      }
+      const std::vector<std::uint8_t> m = rng.fill(32);
+      ref.from_message(w.data(), m.data());
+      k.from_message(g.data(), m.data());
+      ASSERT_EQ(w, g) << "from_message";
     }
   });
 }

@@ -30,6 +30,13 @@ struct kernels {
   void (*compress_encode)(std::uint8_t* out, const std::int16_t* a, unsigned d) noexcept;
   // to_message: ByteEncode_1(Compress_1(a)), 32 bytes.
   void (*to_message)(std::uint8_t* m, const std::int16_t* a) noexcept;
+  // The rest of encode.hpp: ByteEncode_12, ByteDecode_12 with the modulus
+  // check or reduced mod q, ByteDecode_d + Decompress_d, Decompress_1(m).
+  void (*encode12)(std::uint8_t* out, const std::int16_t* a) noexcept;
+  bool (*decode12_checked)(std::int16_t* a, const std::uint8_t* in) noexcept;
+  void (*decode12_reduce)(std::int16_t* a, const std::uint8_t* in) noexcept;
+  void (*decode_decompress)(std::int16_t* a, const std::uint8_t* in, unsigned d) noexcept;
+  void (*from_message)(std::int16_t* a, const std::uint8_t* m) noexcept;
 };
 
 // kernels_now returns the table for the CPU level enabled now (read at each
@@ -49,6 +56,11 @@ unsigned rej_uniform_portable(std::int16_t* out, unsigned filled, const std::uin
 void cbd_portable(std::int16_t* c, const std::uint8_t* buf, unsigned eta) noexcept;
 void compress_encode_portable(std::uint8_t* out, const std::int16_t* a, unsigned d) noexcept;
 void to_message_portable(std::uint8_t* m, const std::int16_t* a) noexcept;
+void encode12_portable(std::uint8_t* out, const std::int16_t* a) noexcept;
+bool decode12_checked_portable(std::int16_t* a, const std::uint8_t* in) noexcept;
+void decode12_reduce_portable(std::int16_t* a, const std::uint8_t* in) noexcept;
+void decode_decompress_portable(std::int16_t* a, const std::uint8_t* in, unsigned d) noexcept;
+void from_message_portable(std::int16_t* a, const std::uint8_t* m) noexcept;
 
 #if SEALWIRE_X86_KERNELS
 // The AVX2 kernels (poly_avx2.cpp, sample_avx2.cpp, encode_avx2.cpp).
@@ -62,6 +74,11 @@ unsigned rej_uniform_avx2(std::int16_t* out, unsigned filled, const std::uint8_t
 void cbd_avx2(std::int16_t* c, const std::uint8_t* buf, unsigned eta) noexcept;
 void compress_encode_avx2(std::uint8_t* out, const std::int16_t* a, unsigned d) noexcept;
 void to_message_avx2(std::uint8_t* m, const std::int16_t* a) noexcept;
+void encode12_avx2(std::uint8_t* out, const std::int16_t* a) noexcept;
+bool decode12_checked_avx2(std::int16_t* a, const std::uint8_t* in) noexcept;
+void decode12_reduce_avx2(std::int16_t* a, const std::uint8_t* in) noexcept;
+void decode_decompress_avx2(std::int16_t* a, const std::uint8_t* in, unsigned d) noexcept;
+void from_message_avx2(std::int16_t* a, const std::uint8_t* m) noexcept;
 #endif
 
 }  // namespace sealwire::crypto::mlkem
