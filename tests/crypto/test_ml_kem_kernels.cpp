@@ -7,6 +7,7 @@
 
 #include "mlkem/kernels.hpp"
 #include "mlkem/params.hpp"
+#include "mlkem/sample.hpp"
 #include "vectors.hpp"
 
 #include <array>
@@ -201,6 +202,29 @@ TEST(MlKemKernels, ByteEncodings) {
       ref.from_message(w.data(), m.data());
       k.from_message(g.data(), m.data());
       ASSERT_EQ(w, g) << "from_message";
+    }
+  });
+}
+
+// KeyGen's shared four-lane schedule of the matrix and noise streams gives
+// what expand_matrix and sample_noise give on their own.
+TEST(MlKemKernels, MatrixAndNoiseSchedule) {
+  test::seeded_random rng(0x736368);
+  test::at_every_level([&] {
+    for (unsigned k = 2; k <= 4; ++k) {
+      const std::vector<std::uint8_t> rho = rng.fill(32), sigma = rng.fill(32);
+      const unsigned eta = k == 2 ? 3 : 2;
+      std::vector<mlkem::poly> a1(k * k), a2(k * k), n1(2 * k), n2(2 * k);
+      std::vector<mlkem::poly*> p1, p2;
+      for (unsigned i = 0; i < 2 * k; ++i) {
+        p1.push_back(&n1[i]);
+        p2.push_back(&n2[i]);
+      }
+      mlkem::expand_matrix(a1.data(), rho.data(), k);
+      mlkem::sample_noise(p1.data(), 2 * k, eta, sigma.data(), 0);
+      mlkem::sample_matrix_and_noise(a2.data(), rho.data(), k, p2.data(), 2 * k, eta, sigma.data());
+      for (unsigned i = 0; i < k * k; ++i) ASSERT_EQ(std::memcmp(a1[i].c, a2[i].c, sizeof a1[i].c), 0) << "k " << k << " entry " << i;
+      for (unsigned i = 0; i < 2 * k; ++i) ASSERT_EQ(std::memcmp(n1[i].c, n2[i].c, sizeof n1[i].c), 0) << "k " << k << " noise " << i;
     }
   });
 }

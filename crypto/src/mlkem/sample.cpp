@@ -125,4 +125,70 @@ void sample_noise(poly* const* out, unsigned count, unsigned eta, const std::uin
   ct::wipe(buf, sizeof buf);
 }
 
+void sample_matrix_and_noise(poly* a, const std::uint8_t rho[32], unsigned k, poly* const* noise, unsigned count,
+                             unsigned eta, const std::uint8_t sigma[32]) noexcept {
+  if (!keccak_lanes_x4::vector_kernel()) {
+    expand_matrix(a, rho, k);
+    sample_noise(noise, count, eta, sigma, 0);
+    return;
+  }
+  // Jobs 0 .. k^2 - 1 are the matrix entries (SHAKE128, squeezed until 256
+  // coefficients are accepted), then the noise polynomials (SHAKE256, 64 eta
+  // bytes). Each lane takes the next job when its own is done, so every
+  // permutation but the last few advances four streams.
+  constexpr std::size_t rate128 = 168, rate256 = 136;
+  const unsigned matrix_jobs = k * k, total = matrix_jobs + count;
+  const std::size_t noise_len = 64 * eta;
+  const kernels& kern = kernels_now();
+  keccak_lanes_x4 lanes;
+  std::uint8_t block[rate128];
+  std::uint8_t noise_buf[4][2 * rate256];
+  int job[4] = {-1, -1, -1, -1};
+  unsigned progress[4] = {};  // coefficients accepted, or noise bytes squeezed
+  unsigned next = 0;
+  for (;;) {
+    bool active = false;
+    for (unsigned l = 0; l < 4; ++l) {
+      if (job[l] < 0 && next < total) {
+        job[l] = static_cast<int>(next);
+        progress[l] = 0;
+        std::uint8_t in[34];
+        if (next < matrix_jobs) {
+          std::memcpy(in, rho, 32);
+          in[32] = static_cast<std::uint8_t>(next % k);  // j
+          in[33] = static_cast<std::uint8_t>(next / k);  // i
+          lanes.start(l, in, 34, rate128);
+        } else {
+          std::memcpy(in, sigma, 32);
+          in[32] = static_cast<std::uint8_t>(next - matrix_jobs);  // the PRF nonce
+          lanes.start(l, in, 33, rate256);
+        }
+        ct::wipe(in, sizeof in);
+        ++next;
+      }
+      active |= job[l] >= 0;
+    }
+    if (!active) break;
+    lanes.permute();
+    for (unsigned l = 0; l < 4; ++l) {
+      if (job[l] < 0) continue;
+      const auto j = static_cast<unsigned>(job[l]);
+      if (j < matrix_jobs) {
+        lanes.read(l, block, rate128);
+        progress[l] = kern.rej_uniform(a[j].c, progress[l], block, rate128);
+        if (progress[l] == n) job[l] = -1;
+      } else {
+        lanes.read(l, noise_buf[l] + progress[l], rate256);
+        progress[l] += rate256;
+        if (progress[l] >= noise_len) {
+          kern.cbd(noise[j - matrix_jobs]->c, noise_buf[l], eta);
+          job[l] = -1;
+        }
+      }
+    }
+  }
+  lanes.wipe();
+  ct::wipe(noise_buf, sizeof noise_buf);
+}
+
 }  // namespace sealwire::crypto::mlkem
