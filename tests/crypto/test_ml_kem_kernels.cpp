@@ -2,7 +2,8 @@
 // ML-KEM kernels at every CPU level against the portable ones on random and
 // edge inputs: NTT, inverse NTT, NTT-domain product, Barrett and Montgomery
 // scaling, rejection sampling, CBD noise, compression (every input value),
-// the message encoding and the byte encodings. Results must be bit-identical (kernels.hpp).
+// the message encoding and the byte encodings, and KeyGen's shared Keccak
+// schedule. Results must be bit-identical (kernels.hpp).
 #include <sealwire/crypto/cpu.hpp>
 
 #include "mlkem/kernels.hpp"
@@ -25,7 +26,8 @@ using poly_t = std::array<std::int16_t, mlkem::n>;
 // random_poly fills coefficients uniformly in [lo, hi].
 poly_t random_poly(test::seeded_random& rng, int lo, int hi) {
   poly_t p{};
-  for (auto& c : p) c = static_cast<std::int16_t>(lo + static_cast<int>(rng.uniform(static_cast<std::uint64_t>(hi - lo + 1))));
+  const auto span = static_cast<std::uint64_t>(hi - lo + 1);
+  for (auto& c : p) c = static_cast<std::int16_t>(lo + static_cast<int>(rng.uniform(span)));
   return p;
 }
 
@@ -178,7 +180,8 @@ TEST(MlKemKernels, ByteEncodings) {
       ref.encode12(e1.data(), a.data());
       k.encode12(e2.data(), a.data());
       ASSERT_EQ(e1, e2) << "encode12";
-      std::vector<std::uint8_t> bytes = iter % 2 == 0 ? rng.fill(384) : std::vector<std::uint8_t>(e1.begin(), e1.end() - 1);
+      std::vector<std::uint8_t> bytes =
+          iter % 2 == 0 ? rng.fill(384) : std::vector<std::uint8_t>(e1.begin(), e1.end() - 1);
       if (iter == 3) bytes[383] = 0xd1;  // the last value becomes 0xd1x >= q, the only one
       poly_t w{}, g{};
       const bool ok_want = ref.decode12_checked(w.data(), bytes.data());
@@ -223,8 +226,10 @@ TEST(MlKemKernels, MatrixAndNoiseSchedule) {
       mlkem::expand_matrix(a1.data(), rho.data(), k);
       mlkem::sample_noise(p1.data(), 2 * k, eta, sigma.data(), 0);
       mlkem::sample_matrix_and_noise(a2.data(), rho.data(), k, p2.data(), 2 * k, eta, sigma.data());
-      for (unsigned i = 0; i < k * k; ++i) ASSERT_EQ(std::memcmp(a1[i].c, a2[i].c, sizeof a1[i].c), 0) << "k " << k << " entry " << i;
-      for (unsigned i = 0; i < 2 * k; ++i) ASSERT_EQ(std::memcmp(n1[i].c, n2[i].c, sizeof n1[i].c), 0) << "k " << k << " noise " << i;
+      for (unsigned i = 0; i < k * k; ++i)
+        ASSERT_EQ(std::memcmp(a1[i].c, a2[i].c, sizeof a1[i].c), 0) << "k " << k << " entry " << i;
+      for (unsigned i = 0; i < 2 * k; ++i)
+        ASSERT_EQ(std::memcmp(n1[i].c, n2[i].c, sizeof n1[i].c), 0) << "k " << k << " noise " << i;
     }
   });
 }
