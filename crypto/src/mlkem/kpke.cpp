@@ -28,16 +28,15 @@ void kpke_keygen(std::uint8_t* ek, poly* a, poly* t_hat, poly* s_hat, const std:
   // branch on it.
   ct::declassify(rho, 32);
 
-  expand_matrix(a, rho, k);
-
-  // s and e use PRF nonces 0..k-1 and k..2k-1 (lines 8-15).
+  // A-hat (lines 3-7); s and e use PRF nonces 0..k-1 and k..2k-1 (lines
+  // 8-15).
   poly e[max_k];
   poly* noise[2 * max_k];
   for (unsigned i = 0; i < k; ++i) {
     noise[i] = &s_hat[i];
     noise[k + i] = &e[i];
   }
-  sample_noise(noise, 2 * k, p.eta1, sigma, 0);
+  sample_matrix_and_noise(a, rho, k, noise, 2 * k, p.eta1, sigma);
   for (unsigned i = 0; i < k; ++i) {
     poly_ntt(s_hat[i]);
     poly_reduce(s_hat[i]);

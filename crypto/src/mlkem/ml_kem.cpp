@@ -8,6 +8,7 @@
 #include <sealwire/crypto/sha3.hpp>
 
 #include "encode.hpp"
+#include "kernels.hpp"
 #include "kpke.hpp"
 #include "sample.hpp"
 
@@ -112,7 +113,7 @@ void ml_kem_write_expanded(unsigned k, std::uint8_t* out, const ml_kem_poly* s_h
   std::memcpy(out + p.ek_bytes() + 32, z, 32);
 }
 
-std::string_view ml_kem_provider() noexcept { return "portable"; }
+std::string_view ml_kem_provider() noexcept { return mlkem::kernels_now().name; }
 
 result<void> ml_kem_random(std::span<std::uint8_t> out) noexcept { return random_bytes(out); }
 

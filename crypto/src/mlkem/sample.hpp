@@ -23,4 +23,11 @@ void expand_matrix(poly* a, const std::uint8_t rho[32], unsigned k) noexcept;
 void sample_noise(poly* const* out, unsigned count, unsigned eta, const std::uint8_t sigma[32],
                   std::uint8_t nonce) noexcept;
 
+// sample_matrix_and_noise is expand_matrix(a, rho, k) followed by
+// sample_noise(noise, count, eta, sigma, 0) (K-PKE.KeyGen, Algorithm 13 lines
+// 3-15), with the SHAKE128 and SHAKE256 streams sharing four-lane
+// permutations where a vector kernel runs them; the same results.
+void sample_matrix_and_noise(poly* a, const std::uint8_t rho[32], unsigned k, poly* const* noise, unsigned count,
+                             unsigned eta, const std::uint8_t sigma[32]) noexcept;
+
 }  // namespace sealwire::crypto::mlkem

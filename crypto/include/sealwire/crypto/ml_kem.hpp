@@ -272,7 +272,7 @@ struct ml_kem {
     return {};
   }
 
-  // provider names the arithmetic that runs ("portable").
+  // provider names the arithmetic that runs ("portable" or "avx2").
   [[nodiscard]] static std::string_view provider() noexcept { return detail::ml_kem_provider(); }
 };
 
