@@ -112,8 +112,11 @@ class SEALWIRE_API group_session {
   [[nodiscard]] static result<group_session> join(bytes_view welcome_message, key_package_bundle own,
                                                   const session_options& options = {});
 
+  // The move constructor takes over other's state; other is left empty.
   group_session(group_session&&) noexcept;
+  // Move assignment wipes this session's state and takes over other's.
   group_session& operator=(group_session&&) noexcept;
+  // Destruction wipes the epoch's secrets and the private keys.
   ~group_session();
 
   // commit_add commits Add proposals for key_packages (validated as
