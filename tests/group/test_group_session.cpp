@@ -257,6 +257,47 @@ TEST(GroupSession, RemoveReaddUpdate) {
   g.exchange_all();
 }
 
+TEST(GroupSession, PreviousEpochMessages) {
+  for (const bool keep : {true, false}) {
+    SCOPED_TRACE(keep);
+    group g;
+    session_options opt;
+    opt.accept_previous_epoch = keep;
+    g.members.push_back(group_session::create(bundle_for(suite1, "m0"), text("g"), opt).value());
+    std::vector<key_package_bundle> joiners;
+    joiners.push_back(bundle_for(suite1, "m1"));
+    joiners.push_back(bundle_for(suite1, "m2"));
+    const auto out = g.members[0].commit_add(std::vector{joiners[0].package, joiners[1].package}).value();
+    ASSERT_TRUE(g.members[0].merge_pending_commit());
+    for (auto& j : joiners) g.members.push_back(group_session::join(out.welcome, std::move(j), opt).value());
+    // m1 sends in epoch 1, m2 removes m1; the message arrives after the Commit.
+    const auto late = g.members[1].protect(text("late")).value();
+    const auto rm = g.members[2].commit_remove(std::vector<std::uint32_t>{1}).value();
+    ASSERT_TRUE(g.members[2].merge_pending_commit());
+    ASSERT_TRUE(g.members[0].process(rm.commit));
+    if (keep) {
+      const auto got = g.members[0].unprotect(late).value();
+      EXPECT_EQ(got.data, text("late"));
+      EXPECT_EQ(got.identity, text("m1"));  // from the previous epoch's roster
+      EXPECT_EQ(g.members[2].unprotect(late).value().sender, 1u);
+      EXPECT_EQ(g.members[0].unprotect(late).error(), group_errc::generation_too_old);  // no replay
+    } else {
+      EXPECT_EQ(g.members[0].unprotect(late).error(), group_errc::wrong_epoch);
+    }
+    // Two epochs back is refused either way.
+    const auto older = g.members[0].protect(text("older")).value();
+    const auto upd = g.members[2].commit_update().value();
+    ASSERT_TRUE(g.members[2].merge_pending_commit());
+    ASSERT_TRUE(g.members[0].process(upd.commit));
+    EXPECT_EQ(g.members[0].unprotect(late).error(), group_errc::wrong_epoch);
+    if (keep) {
+      EXPECT_EQ(g.members[2].unprotect(older).value().data, text("older"));
+    } else {
+      EXPECT_EQ(g.members[2].unprotect(older).error(), group_errc::wrong_epoch);
+    }
+  }
+}
+
 TEST(GroupSession, ConcurrentCommits) {
   auto g = make_group(suite1, 3, 2);
   auto d = bundle_for(suite1, "m3");

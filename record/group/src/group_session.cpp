@@ -195,7 +195,8 @@ result<commit_output> group_session::make_commit(std::vector<proposal> proposals
 result<commit_summary> group_session::merge_pending_commit() {
   if (!pending_) return group_errc::no_pending_commit;
   commit_summary summary = std::move(pending_->summary);
-  state_ = std::move(pending_->next);  // the old epoch's secrets are wiped here
+  detail::retire_into(*state_, *pending_->next, options_.accept_previous_epoch);
+  state_ = std::move(pending_->next);  // the old epoch's other secrets are wiped here
   pending_.reset();
   return summary;
 }
@@ -272,6 +273,7 @@ result<commit_summary> group_session::process(bytes_view commit_message) {
   // Everything verified: move to the new epoch (the old one's secrets are
   // wiped), keeping this member's leaf key; a pending own Commit lost.
   (*next)->leaf_key = std::move(s.leaf_key);
+  detail::retire_into(s, **next, options_.accept_previous_epoch);
   commit_summary summary{(*next)->context.epoch, committer, std::move(applied->added), std::move(applied->removed)};
   state_ = std::move(*next);
   pending_.reset();
@@ -292,11 +294,15 @@ result<application_message> group_session::unprotect(bytes_view message) {
   if (!msg) return msg.error();
   const auto* pm = std::get_if<private_message>(&msg->body);
   if (pm == nullptr || pm->content_type != content_type::application) return group_errc::invalid_content;
-  auto got = state_->framing->unprotect_private(*pm);
+  // The previous epoch's messages open with its kept framing and roster.
+  const bool previous = state_->previous_framing && pm->epoch + 1 == state_->context.epoch;
+  group_framing& framing = previous ? *state_->previous_framing : *state_->framing;
+  const roster& senders = previous ? state_->previous_roster : state_->roster;
+  auto got = framing.unprotect_private(*pm);
   if (!got) return got.error();
   application_message out;
   out.sender = got->leaf_index;
-  out.identity = state_->roster.leaf(got->leaf_index).credential.identity;
+  out.identity = senders.leaf(got->leaf_index).credential.identity;
   out.data = std::move(std::get<bytes>(got->content.content.content));
   out.authenticated_data = std::move(got->content.content.authenticated_data);
   out.generation = got->generation;

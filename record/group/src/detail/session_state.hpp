@@ -28,7 +28,19 @@ struct session_state {
   hpke::private_key leaf_key;       // this member's leaf HPKE private key
   std::uint32_t own_leaf = 0;       // this member's leaf index
   std::optional<group_framing> framing;  // the epoch's message protection
+  // The epoch before, kept for late application messages
+  // (session_options::accept_previous_epoch): its framing and roster only.
+  std::optional<group_framing> previous_framing;
+  group::roster previous_roster;
 };
+
+// retire_into moves the current epoch's framing and roster into next as its
+// previous epoch (when `keep`); everything else of `current` is wiped with it.
+inline void retire_into(session_state& current, session_state& next, bool keep) noexcept {
+  if (!keep) return;
+  next.previous_framing = std::move(current.framing);
+  next.previous_roster = std::move(current.roster);
+}
 
 // pending_commit is an own Commit not yet merged.
 struct pending_commit {

@@ -81,6 +81,12 @@ struct session_options {
   // now is the time key packages are validated at (seconds since the Unix
   // epoch; nullopt: the system clock).
   std::optional<std::uint64_t> now;
+  // accept_previous_epoch keeps the previous epoch's framing (its secret
+  // tree, within the window above) until the next epoch change, so that an
+  // application message sent just before a Commit still opens after it
+  // (RFC 9420 15.2 leaves how long to the application). false: only the
+  // current epoch's messages open.
+  bool accept_previous_epoch = true;
 };
 
 // group_session is one member's state of one group: its leaf index, its
@@ -162,7 +168,9 @@ class SEALWIRE_API group_session {
   // of group_framing::protect_private.
   [[nodiscard]] result<bytes> protect(bytes_view data, bytes_view authenticated_data = {});
   // unprotect decrypts and verifies an application PrivateMessage
-  // (MLSMessage bytes) of the current epoch. Errors: codec errors,
+  // (MLSMessage bytes) of the current epoch, or of the previous one when
+  // session_options::accept_previous_epoch (its sender as that epoch's
+  // roster says). Errors: codec errors,
   // invalid_content (not an application PrivateMessage), those of
   // group_framing::unprotect_private (wrong_epoch for another epoch).
   [[nodiscard]] result<application_message> unprotect(bytes_view message);
