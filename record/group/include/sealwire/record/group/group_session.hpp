@@ -94,8 +94,9 @@ struct session_options {
 // the epoch's GroupContext, secrets (RFC 9420 8), transcript hashes and
 // group_framing. Every refused input leaves the session as it was. At most
 // one own Commit is pending; the session moves to its epoch only through
-// merge_pending_commit. Movable, not copyable; secrets are wiped when an
-// epoch ends and on destruction.
+// merge_pending_commit. Movable, not copyable (a moved-from session may
+// only be destroyed or assigned to); secrets are wiped when an epoch ends
+// and on destruction.
 class SEALWIRE_API group_session {
  public:
   // create starts a group of one at epoch 0 (RFC 9420 11) with own's leaf
