@@ -26,6 +26,12 @@ class group_category_impl final : public std::error_category {
       case group_errc::invalid_content: return "content not allowed here";
       case group_errc::invalid_argument: return "invalid argument";
       case group_errc::missing_psk: return "a pre-shared key is missing";
+      case group_errc::invalid_key_package: return "invalid key package";
+      case group_errc::invalid_commit: return "commit not accepted by the group session";
+      case group_errc::invalid_tree: return "invalid ratchet tree";
+      case group_errc::removed_from_group: return "this member was removed from the group";
+      case group_errc::commit_pending: return "a commit is pending";
+      case group_errc::no_pending_commit: return "no pending commit";
     }
     return "unknown sealwire.group error " + std::to_string(ev);
   }

@@ -29,6 +29,12 @@ enum class group_errc {
   invalid_content,            // content, wire format or content type not allowed here
   invalid_argument,           // a parameter outside what the call accepts (sizes, ids, padding)
   missing_psk,                // a PSK the key schedule needs was not given
+  invalid_key_package,        // a KeyPackage's signature, suite, keys or lifetime failed validation (RFC 9420 10.1)
+  invalid_commit,             // a Commit's proposals or path are not what a group session accepts (RFC 9420 12.2, 12.4.2)
+  invalid_tree,               // a ratchet tree that is malformed or does not match the GroupContext's tree hash
+  removed_from_group,         // a verified Commit removed this member: the session cannot follow the group
+  commit_pending,             // a Commit of this session awaits merge or discard; another cannot start
+  no_pending_commit,          // merge_pending_commit without a pending Commit
 };
 
 // group_category is the error category of group_errc values.
