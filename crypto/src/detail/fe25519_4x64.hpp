@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: Apache-2.0
+// Field arithmetic modulo p = 2^255 - 19 in four 64-bit limbs (radix 2^64),
+// for x86-64 CPUs with BMI2 and ADX: products by mulx, carries by two
+// independent chains (adcx on CF, adox on OF). The caller checks the CPU
+// before calling anything here (the ladder in x25519_bmi2.cpp is chosen at
+// run time). Inline assembly keeps the two carry chains apart, which the
+// compiler does not do from _addcarryx_u64.
+//
+// Representation: an element is any 256-bit value v with v = x (mod p); it
+// is not kept below p. Since 2^256 = 2 * 2^255 = 38 (mod p), a carry out of
+// bit 255 of a sum comes back as +38 and a borrow as -38 (the "x38 fold").
+// fe64_store alone makes the value canonical.
+#pragma once
+
+#if defined(__x86_64__)
+
+#include <sealwire/crypto/ct.hpp>
+
+#include "bytes.hpp"
+
+#include <cstdint>
+
+namespace sealwire::crypto::detail {
+namespace {
+
+struct fe64 {
+  std::uint64_t v[4];
+};
+
+// fe64_load reads 32 little-endian bytes and clears bit 255 (RFC 7748 5);
+// u >= p stays as it is (the arithmetic takes any value below 2^256).
+inline fe64 fe64_load(const std::uint8_t in[32]) noexcept {
+  return {{load64_le(in), load64_le(in + 8), load64_le(in + 16), load64_le(in + 24) & 0x7fffffffffffffffULL}};
+}
+
+// fe64_store writes the canonical value (below p).
+inline void fe64_store(std::uint8_t out[32], const fe64& a) noexcept {
+  // Fold bit 255 back as 19: the value becomes < 2^255 + 19.
+  std::uint64_t v[4] = {a.v[0], a.v[1], a.v[2], a.v[3] & 0x7fffffffffffffffULL};
+  u128 acc = static_cast<u128>(v[0]) + 19 * (a.v[3] >> 63);
+  for (int i = 0; i < 4; ++i) {
+    if (i > 0) acc += v[i];
+    v[i] = static_cast<std::uint64_t>(acc);
+    acc >>= 64;
+  }
+  // v >= p exactly when v + 19 reaches 2^255; then v - p = (v + 19) - 2^255.
+  std::uint64_t t[4];
+  acc = static_cast<u128>(v[0]) + 19;
+  for (int i = 0; i < 4; ++i) {
+    if (i > 0) acc += v[i];
+    t[i] = static_cast<std::uint64_t>(acc);
+    acc >>= 64;
+  }
+  const std::uint64_t mask = ct::mask_from_bit(t[3] >> 63);
+  t[3] &= 0x7fffffffffffffffULL;
+  for (int i = 0; i < 4; ++i) store64_le(out + 8 * i, v[i] ^ (mask & (v[i] ^ t[i])));
+}
+
+// fe64_mul: 4x4 schoolbook product in eight limbs (one row per limb of b,
+// each row on both carry chains), then the upper four limbs times 38 added
+// to the lower four, then the last carry word times 38.
+inline fe64 fe64_mul(const fe64& a, const fe64& b) noexcept {
+  std::uint64_t t0, t1, t2, t3, t4, t5, t6, t7, lo, hi, d;
+  asm("movq 0(%[pb]), %%rdx\n\t"
+      "mulxq 0(%[pa]), %[t0], %[t1]\n\t"
+      "mulxq 8(%[pa]), %[lo], %[t2]\n\t"
+      "addq %[lo], %[t1]\n\t"
+      "mulxq 16(%[pa]), %[lo], %[t3]\n\t"
+      "adcq %[lo], %[t2]\n\t"
+      "mulxq 24(%[pa]), %[lo], %[t4]\n\t"
+      "adcq %[lo], %[t3]\n\t"
+      "adcq $0, %[t4]\n\t"
+      // row 1: t1..t5 += b1 * a
+      "movq 8(%[pb]), %%rdx\n\t"
+      "xorq %[lo], %[lo]\n\t"
+      "mulxq 0(%[pa]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[t1]\n\t"
+      "adoxq %[hi], %[t2]\n\t"
+      "mulxq 8(%[pa]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[t2]\n\t"
+      "adoxq %[hi], %[t3]\n\t"
+      "mulxq 16(%[pa]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[t3]\n\t"
+      "adoxq %[hi], %[t4]\n\t"
+      "mulxq 24(%[pa]), %[lo], %[t5]\n\t"
+      "adcxq %[lo], %[t4]\n\t"
+      "movq $0, %[lo]\n\t"
+      "adcxq %[lo], %[t5]\n\t"
+      "adoxq %[lo], %[t5]\n\t"
+      // row 2: t2..t6 += b2 * a
+      "movq 16(%[pb]), %%rdx\n\t"
+      "xorq %[lo], %[lo]\n\t"
+      "mulxq 0(%[pa]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[t2]\n\t"
+      "adoxq %[hi], %[t3]\n\t"
+      "mulxq 8(%[pa]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[t3]\n\t"
+      "adoxq %[hi], %[t4]\n\t"
+      "mulxq 16(%[pa]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[t4]\n\t"
+      "adoxq %[hi], %[t5]\n\t"
+      "mulxq 24(%[pa]), %[lo], %[t6]\n\t"
+      "adcxq %[lo], %[t5]\n\t"
+      "movq $0, %[lo]\n\t"
+      "adcxq %[lo], %[t6]\n\t"
+      "adoxq %[lo], %[t6]\n\t"
+      // row 3: t3..t7 += b3 * a
+      "movq 24(%[pb]), %%rdx\n\t"
+      "xorq %[lo], %[lo]\n\t"
+      "mulxq 0(%[pa]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[t3]\n\t"
+      "adoxq %[hi], %[t4]\n\t"
+      "mulxq 8(%[pa]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[t4]\n\t"
+      "adoxq %[hi], %[t5]\n\t"
+      "mulxq 16(%[pa]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[t5]\n\t"
+      "adoxq %[hi], %[t6]\n\t"
+      "mulxq 24(%[pa]), %[lo], %[t7]\n\t"
+      "adcxq %[lo], %[t6]\n\t"
+      "movq $0, %[lo]\n\t"
+      "adcxq %[lo], %[t7]\n\t"
+      "adoxq %[lo], %[t7]\n\t"
+      // t0..t3 += 38 * t4..t7; the carry word (at most 39) lands in t4.
+      "movl $38, %%edx\n\t"
+      "xorq %[lo], %[lo]\n\t"
+      "mulxq %[t4], %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[t0]\n\t"
+      "adoxq %[hi], %[t1]\n\t"
+      "mulxq %[t5], %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[t1]\n\t"
+      "adoxq %[hi], %[t2]\n\t"
+      "mulxq %[t6], %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[t2]\n\t"
+      "adoxq %[hi], %[t3]\n\t"
+      "mulxq %[t7], %[lo], %[t4]\n\t"
+      "adcxq %[lo], %[t3]\n\t"
+      "movq $0, %[lo]\n\t"
+      "adcxq %[lo], %[t4]\n\t"
+      "adoxq %[lo], %[t4]\n\t"
+      // t0..t3 += 38 * t4; a carry out leaves a value below 2^11, so its
+      // 38 goes into t0 alone.
+      "imulq $38, %[t4], %[t4]\n\t"
+      "addq %[t4], %[t0]\n\t"
+      "adcq $0, %[t1]\n\t"
+      "adcq $0, %[t2]\n\t"
+      "adcq $0, %[t3]\n\t"
+      "sbbq %[lo], %[lo]\n\t"
+      "andq $38, %[lo]\n\t"
+      "addq %[lo], %[t0]\n\t"
+      : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5),
+        [t6] "=&r"(t6), [t7] "=&r"(t7), [lo] "=&r"(lo), [hi] "=&r"(hi), "=&d"(d)
+      : [pa] "r"(a.v), [pb] "r"(b.v), "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(a.v)),
+        "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(b.v))
+      : "cc");
+  return {{t0, t1, t2, t3}};
+}
+
+// fe64_sqr: the six cross products once, doubled, plus the four squares on
+// the other carry chain, then the same reduction as fe64_mul.
+inline fe64 fe64_sqr(const fe64& a) noexcept {
+  std::uint64_t t0, t1, t2, t3, t4, t5, t6, t7, lo, hi, d;
+  asm(  // a0 * (a1, a2, a3) at t1..t4
+      "movq 0(%[pa]), %%rdx\n\t"
+      "mulxq 8(%[pa]), %[t1], %[t2]\n\t"
+      "mulxq 16(%[pa]), %[lo], %[t3]\n\t"
+      "addq %[lo], %[t2]\n\t"
+      "mulxq 24(%[pa]), %[lo], %[t4]\n\t"
+      "adcq %[lo], %[t3]\n\t"
+      "adcq $0, %[t4]\n\t"
+      // a1 * (a2, a3) at t3..t5
+      "movq 8(%[pa]), %%rdx\n\t"
+      "xorq %[lo], %[lo]\n\t"
+      "mulxq 16(%[pa]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[t3]\n\t"
+      "adoxq %[hi], %[t4]\n\t"
+      "mulxq 24(%[pa]), %[lo], %[t5]\n\t"
+      "adcxq %[lo], %[t4]\n\t"
+      "movq $0, %[lo]\n\t"
+      "adcxq %[lo], %[t5]\n\t"
+      "adoxq %[lo], %[t5]\n\t"
+      // a2 * a3 at t5..t6
+      "movq 16(%[pa]), %%rdx\n\t"
+      "mulxq 24(%[pa]), %[lo], %[t6]\n\t"
+      "addq %[lo], %[t5]\n\t"
+      "adcq $0, %[t6]\n\t"
+      // double t1..t6 (CF chain, carry into t7) and add a_i^2 (OF chain)
+      "xorq %[t7], %[t7]\n\t"
+      "movq 0(%[pa]), %%rdx\n\t"
+      "mulxq %%rdx, %[t0], %[hi]\n\t"
+      "adcxq %[t1], %[t1]\n\t"
+      "adoxq %[hi], %[t1]\n\t"
+      "movq 8(%[pa]), %%rdx\n\t"
+      "mulxq %%rdx, %[lo], %[hi]\n\t"
+      "adcxq %[t2], %[t2]\n\t"
+      "adoxq %[lo], %[t2]\n\t"
+      "adcxq %[t3], %[t3]\n\t"
+      "adoxq %[hi], %[t3]\n\t"
+      "movq 16(%[pa]), %%rdx\n\t"
+      "mulxq %%rdx, %[lo], %[hi]\n\t"
+      "adcxq %[t4], %[t4]\n\t"
+      "adoxq %[lo], %[t4]\n\t"
+      "adcxq %[t5], %[t5]\n\t"
+      "adoxq %[hi], %[t5]\n\t"
+      "movq 24(%[pa]), %%rdx\n\t"
+      "mulxq %%rdx, %[lo], %[hi]\n\t"
+      "adcxq %[t6], %[t6]\n\t"
+      "adoxq %[lo], %[t6]\n\t"
+      "adcxq %[t7], %[t7]\n\t"
+      "adoxq %[hi], %[t7]\n\t"
+      // reduction, as in fe64_mul
+      "movl $38, %%edx\n\t"
+      "xorq %[lo], %[lo]\n\t"
+      "mulxq %[t4], %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[t0]\n\t"
+      "adoxq %[hi], %[t1]\n\t"
+      "mulxq %[t5], %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[t1]\n\t"
+      "adoxq %[hi], %[t2]\n\t"
+      "mulxq %[t6], %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[t2]\n\t"
+      "adoxq %[hi], %[t3]\n\t"
+      "mulxq %[t7], %[lo], %[t4]\n\t"
+      "adcxq %[lo], %[t3]\n\t"
+      "movq $0, %[lo]\n\t"
+      "adcxq %[lo], %[t4]\n\t"
+      "adoxq %[lo], %[t4]\n\t"
+      "imulq $38, %[t4], %[t4]\n\t"
+      "addq %[t4], %[t0]\n\t"
+      "adcq $0, %[t1]\n\t"
+      "adcq $0, %[t2]\n\t"
+      "adcq $0, %[t3]\n\t"
+      "sbbq %[lo], %[lo]\n\t"
+      "andq $38, %[lo]\n\t"
+      "addq %[lo], %[t0]\n\t"
+      : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5),
+        [t6] "=&r"(t6), [t7] "=&r"(t7), [lo] "=&r"(lo), [hi] "=&r"(hi), "=&d"(d)
+      : [pa] "r"(a.v), "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(a.v))
+      : "cc");
+  return {{t0, t1, t2, t3}};
+}
+
+// fe64_mul_a24 multiplies by 121665 = (486662 - 2) / 4 (RFC 7748 5).
+inline fe64 fe64_mul_a24(const fe64& a) noexcept {
+  std::uint64_t t0, t1, t2, t3, t4, lo, d;
+  asm("movl $121665, %%edx\n\t"
+      "mulxq 0(%[pa]), %[t0], %[t1]\n\t"
+      "mulxq 8(%[pa]), %[lo], %[t2]\n\t"
+      "addq %[lo], %[t1]\n\t"
+      "mulxq 16(%[pa]), %[lo], %[t3]\n\t"
+      "adcq %[lo], %[t2]\n\t"
+      "mulxq 24(%[pa]), %[lo], %[t4]\n\t"
+      "adcq %[lo], %[t3]\n\t"
+      "adcq $0, %[t4]\n\t"
+      "imulq $38, %[t4], %[t4]\n\t"
+      "addq %[t4], %[t0]\n\t"
+      "adcq $0, %[t1]\n\t"
+      "adcq $0, %[t2]\n\t"
+      "adcq $0, %[t3]\n\t"
+      "sbbq %[lo], %[lo]\n\t"
+      "andq $38, %[lo]\n\t"
+      "addq %[lo], %[t0]\n\t"
+      : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [lo] "=&r"(lo), "=&d"(d)
+      : [pa] "r"(a.v), "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(a.v))
+      : "cc");
+  return {{t0, t1, t2, t3}};
+}
+
+// fe64_add: a + b; a carry out of 2^256 comes back as 38, twice at most
+// (the second only when the value wrapped below 38, so into t0 alone).
+inline fe64 fe64_add(const fe64& a, const fe64& b) noexcept {
+  std::uint64_t t0 = a.v[0], t1 = a.v[1], t2 = a.v[2], t3 = a.v[3], c;
+  asm("addq 0(%[pb]), %[t0]\n\t"
+      "adcq 8(%[pb]), %[t1]\n\t"
+      "adcq 16(%[pb]), %[t2]\n\t"
+      "adcq 24(%[pb]), %[t3]\n\t"
+      "sbbq %[c], %[c]\n\t"
+      "andq $38, %[c]\n\t"
+      "addq %[c], %[t0]\n\t"
+      "adcq $0, %[t1]\n\t"
+      "adcq $0, %[t2]\n\t"
+      "adcq $0, %[t3]\n\t"
+      "sbbq %[c], %[c]\n\t"
+      "andq $38, %[c]\n\t"
+      "addq %[c], %[t0]\n\t"
+      : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [c] "=&r"(c)
+      : [pb] "r"(b.v), "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(b.v))
+      : "cc");
+  return {{t0, t1, t2, t3}};
+}
+
+// fe64_sub: a - b; a borrow out of 2^256 comes back as -38, twice at most
+// (the second only when the value wrapped to 2^256 - 38 or above).
+inline fe64 fe64_sub(const fe64& a, const fe64& b) noexcept {
+  std::uint64_t t0 = a.v[0], t1 = a.v[1], t2 = a.v[2], t3 = a.v[3], c;
+  asm("subq 0(%[pb]), %[t0]\n\t"
+      "sbbq 8(%[pb]), %[t1]\n\t"
+      "sbbq 16(%[pb]), %[t2]\n\t"
+      "sbbq 24(%[pb]), %[t3]\n\t"
+      "sbbq %[c], %[c]\n\t"
+      "andq $38, %[c]\n\t"
+      "subq %[c], %[t0]\n\t"
+      "sbbq $0, %[t1]\n\t"
+      "sbbq $0, %[t2]\n\t"
+      "sbbq $0, %[t3]\n\t"
+      "sbbq %[c], %[c]\n\t"
+      "andq $38, %[c]\n\t"
+      "subq %[c], %[t0]\n\t"
+      : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [c] "=&r"(c)
+      : [pb] "r"(b.v), "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(b.v))
+      : "cc");
+  return {{t0, t1, t2, t3}};
+}
+
+inline fe64 fe64_sqr_n(fe64 a, int n) noexcept {
+  for (int i = 0; i < n; ++i) a = fe64_sqr(a);
+  return a;
+}
+
+// fe64_invert computes z^(p-2) = z^(2^255 - 21) by the fixed addition chain
+// of fe25519.hpp (public shape: it leaks nothing about z).
+inline fe64 fe64_invert(const fe64& z) noexcept {
+  const fe64 z2 = fe64_sqr(z);                                  // 2
+  const fe64 z9 = fe64_mul(fe64_sqr_n(z2, 2), z);               // 9
+  const fe64 z11 = fe64_mul(z9, z2);                            // 11
+  const fe64 z_5 = fe64_mul(fe64_sqr(z11), z9);                 // 2^5 - 1
+  const fe64 z_10 = fe64_mul(fe64_sqr_n(z_5, 5), z_5);          // 2^10 - 1
+  const fe64 z_20 = fe64_mul(fe64_sqr_n(z_10, 10), z_10);       // 2^20 - 1
+  const fe64 z_40 = fe64_mul(fe64_sqr_n(z_20, 20), z_20);       // 2^40 - 1
+  const fe64 z_50 = fe64_mul(fe64_sqr_n(z_40, 10), z_10);       // 2^50 - 1
+  const fe64 z_100 = fe64_mul(fe64_sqr_n(z_50, 50), z_50);      // 2^100 - 1
+  const fe64 z_200 = fe64_mul(fe64_sqr_n(z_100, 100), z_100);   // 2^200 - 1
+  const fe64 z_250 = fe64_mul(fe64_sqr_n(z_200, 50), z_50);     // 2^250 - 1
+  return fe64_mul(fe64_sqr_n(z_250, 5), z11);                   // 2^255 - 32 + 11
+}
+
+// fe64_cswap exchanges a and b when swap is 1, by mask, whatever its value.
+inline void fe64_cswap(fe64& a, fe64& b, std::uint64_t swap) noexcept {
+  const std::uint64_t mask = ct::mask_from_bit(swap);
+  for (int i = 0; i < 4; ++i) {
+    const std::uint64_t x = mask & (a.v[i] ^ b.v[i]);
+    a.v[i] ^= x;
+    b.v[i] ^= x;
+  }
+}
+
+}  // namespace
+}  // namespace sealwire::crypto::detail
+
+#endif  // __x86_64__
