@@ -19,14 +19,17 @@ void x25519_bmi2(std::uint8_t out[32], const std::uint8_t k[32], const std::uint
     fe64_cswap(z2, z3, swap);
     swap = bit;
     // RFC 7748 5: one differential addition and one doubling.
-    const fe64 a = fe64_add(x2, z2), b = fe64_sub(x2, z2), c = fe64_add(x3, z3), d = fe64_sub(x3, z3);
+    fe64 a, b, c, d, s, r;
+    fe64_add_sub(x2, z2, a, b);
+    fe64_add_sub(x3, z3, c, d);
     const fe64 aa = fe64_sqr(a), bb = fe64_sqr(b);
     const fe64 da = fe64_mul(d, a), cb = fe64_mul(c, b);
     const fe64 e = fe64_sub(aa, bb);
-    x3 = fe64_sqr(fe64_add(da, cb));
-    z3 = fe64_mul(x1, fe64_sqr(fe64_sub(da, cb)));
+    fe64_add_sub(da, cb, s, r);
+    x3 = fe64_sqr(s);
+    z3 = fe64_mul(x1, fe64_sqr(r));
     x2 = fe64_mul(aa, bb);
-    z2 = fe64_mul(e, fe64_add(aa, fe64_mul_a24(e)));
+    z2 = fe64_mul(e, fe64_a24_add(e, aa));  // a24 = (486662 - 2) / 4
   }
   fe64_cswap(x2, x3, swap);
   fe64_cswap(z2, z3, swap);

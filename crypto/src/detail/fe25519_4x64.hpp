@@ -59,7 +59,7 @@ inline void fe64_store(std::uint8_t out[32], const fe64& a) noexcept {
 // fe64_mul: 4x4 schoolbook product in eight limbs (one row per limb of b,
 // each row on both carry chains), then the upper four limbs times 38 added
 // to the lower four, then the last carry word times 38.
-inline fe64 fe64_mul(const fe64& a, const fe64& b) noexcept {
+[[gnu::always_inline]] inline fe64 fe64_mul(const fe64& a, const fe64& b) noexcept {
   std::uint64_t t0, t1, t2, t3, t4, t5, t6, t7, lo, hi, d;
   asm("movq 0(%[pb]), %%rdx\n\t"
       "mulxq 0(%[pa]), %[t0], %[t1]\n\t"
@@ -138,16 +138,16 @@ inline fe64 fe64_mul(const fe64& a, const fe64& b) noexcept {
       "movq $0, %[lo]\n\t"
       "adcxq %[lo], %[t4]\n\t"
       "adoxq %[lo], %[t4]\n\t"
-      // t0..t3 += 38 * t4; a carry out leaves a value below 2^11, so its
-      // 38 goes into t0 alone.
-      "imulq $38, %[t4], %[t4]\n\t"
+      // The value is now t4:t3..t0 with t4 <= 39. Split it at bit 255 and
+      // add the part above times 19 (2^255 = 19 mod p): the sum stays below
+      // 2^255 + 2^11, so no carry leaves t3.
+      "shldq $1, %[t3], %[t4]\n\t"
+      "btrq $63, %[t3]\n\t"
+      "imulq $19, %[t4], %[t4]\n\t"
       "addq %[t4], %[t0]\n\t"
       "adcq $0, %[t1]\n\t"
       "adcq $0, %[t2]\n\t"
       "adcq $0, %[t3]\n\t"
-      "sbbq %[lo], %[lo]\n\t"
-      "andq $38, %[lo]\n\t"
-      "addq %[lo], %[t0]\n\t"
       : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5),
         [t6] "=&r"(t6), [t7] "=&r"(t7), [lo] "=&r"(lo), [hi] "=&r"(hi), "=&d"(d)
       : [pa] "r"(a.v), [pb] "r"(b.v), "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(a.v)),
@@ -158,7 +158,7 @@ inline fe64 fe64_mul(const fe64& a, const fe64& b) noexcept {
 
 // fe64_sqr: the six cross products once, doubled, plus the four squares on
 // the other carry chain, then the same reduction as fe64_mul.
-inline fe64 fe64_sqr(const fe64& a) noexcept {
+[[gnu::always_inline]] inline fe64 fe64_sqr(const fe64& a) noexcept {
   std::uint64_t t0, t1, t2, t3, t4, t5, t6, t7, lo, hi, d;
   asm(  // a0 * (a1, a2, a3) at t1..t4
       "movq 0(%[pa]), %%rdx\n\t"
@@ -225,14 +225,13 @@ inline fe64 fe64_sqr(const fe64& a) noexcept {
       "movq $0, %[lo]\n\t"
       "adcxq %[lo], %[t4]\n\t"
       "adoxq %[lo], %[t4]\n\t"
-      "imulq $38, %[t4], %[t4]\n\t"
+      "shldq $1, %[t3], %[t4]\n\t"
+      "btrq $63, %[t3]\n\t"
+      "imulq $19, %[t4], %[t4]\n\t"
       "addq %[t4], %[t0]\n\t"
       "adcq $0, %[t1]\n\t"
       "adcq $0, %[t2]\n\t"
       "adcq $0, %[t3]\n\t"
-      "sbbq %[lo], %[lo]\n\t"
-      "andq $38, %[lo]\n\t"
-      "addq %[lo], %[t0]\n\t"
       : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5),
         [t6] "=&r"(t6), [t7] "=&r"(t7), [lo] "=&r"(lo), [hi] "=&r"(hi), "=&d"(d)
       : [pa] "r"(a.v), "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(a.v))
@@ -252,14 +251,13 @@ inline fe64 fe64_mul_a24(const fe64& a) noexcept {
       "mulxq 24(%[pa]), %[lo], %[t4]\n\t"
       "adcq %[lo], %[t3]\n\t"
       "adcq $0, %[t4]\n\t"
-      "imulq $38, %[t4], %[t4]\n\t"
+      "shldq $1, %[t3], %[t4]\n\t"
+      "btrq $63, %[t3]\n\t"
+      "imulq $19, %[t4], %[t4]\n\t"
       "addq %[t4], %[t0]\n\t"
       "adcq $0, %[t1]\n\t"
       "adcq $0, %[t2]\n\t"
       "adcq $0, %[t3]\n\t"
-      "sbbq %[lo], %[lo]\n\t"
-      "andq $38, %[lo]\n\t"
-      "addq %[lo], %[t0]\n\t"
       : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [lo] "=&r"(lo), "=&d"(d)
       : [pa] "r"(a.v), "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(a.v))
       : "cc");
@@ -310,6 +308,78 @@ inline fe64 fe64_sub(const fe64& a, const fe64& b) noexcept {
       : [pb] "r"(b.v), "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(b.v))
       : "cc");
   return {{t0, t1, t2, t3}};
+}
+
+// fe64_a24_add returns b + 121665 * a (the z2 factor AA + a24 E of RFC 7748
+// 5) with one reduction.
+inline fe64 fe64_a24_add(const fe64& a, const fe64& b) noexcept {
+  std::uint64_t t0, t1, t2, t3, t4, lo, d;
+  asm("movl $121665, %%edx\n\t"
+      "mulxq 0(%[pa]), %[t0], %[t1]\n\t"
+      "mulxq 8(%[pa]), %[lo], %[t2]\n\t"
+      "addq %[lo], %[t1]\n\t"
+      "mulxq 16(%[pa]), %[lo], %[t3]\n\t"
+      "adcq %[lo], %[t2]\n\t"
+      "mulxq 24(%[pa]), %[lo], %[t4]\n\t"
+      "adcq %[lo], %[t3]\n\t"
+      "adcq $0, %[t4]\n\t"
+      "addq 0(%[pb]), %[t0]\n\t"
+      "adcq 8(%[pb]), %[t1]\n\t"
+      "adcq 16(%[pb]), %[t2]\n\t"
+      "adcq 24(%[pb]), %[t3]\n\t"
+      "adcq $0, %[t4]\n\t"
+      // t4 < 2^18: split at bit 255 and fold the top times 19.
+      "shldq $1, %[t3], %[t4]\n\t"
+      "btrq $63, %[t3]\n\t"
+      "imulq $19, %[t4], %[t4]\n\t"
+      "addq %[t4], %[t0]\n\t"
+      "adcq $0, %[t1]\n\t"
+      "adcq $0, %[t2]\n\t"
+      "adcq $0, %[t3]\n\t"
+      : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [lo] "=&r"(lo), "=&d"(d)
+      : [pa] "r"(a.v), [pb] "r"(b.v), "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(a.v)),
+        "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(b.v))
+      : "cc");
+  return {{t0, t1, t2, t3}};
+}
+
+// fe64_add_sub sets sum = a + b and diff = a - b, the pairs RFC 7748 5 forms
+// (A and B, C and D), reading each input once.
+inline void fe64_add_sub(const fe64& a, const fe64& b, fe64& sum, fe64& diff) noexcept {
+  std::uint64_t s0 = a.v[0], s1 = a.v[1], s2 = a.v[2], s3 = a.v[3];
+  std::uint64_t d0 = s0, d1 = s1, d2 = s2, d3 = s3, c;
+  asm("addq 0(%[pb]), %[s0]\n\t"
+      "adcq 8(%[pb]), %[s1]\n\t"
+      "adcq 16(%[pb]), %[s2]\n\t"
+      "adcq 24(%[pb]), %[s3]\n\t"
+      "sbbq %[c], %[c]\n\t"
+      "andq $38, %[c]\n\t"
+      "addq %[c], %[s0]\n\t"
+      "adcq $0, %[s1]\n\t"
+      "adcq $0, %[s2]\n\t"
+      "adcq $0, %[s3]\n\t"
+      "sbbq %[c], %[c]\n\t"
+      "andq $38, %[c]\n\t"
+      "addq %[c], %[s0]\n\t"
+      "subq 0(%[pb]), %[d0]\n\t"
+      "sbbq 8(%[pb]), %[d1]\n\t"
+      "sbbq 16(%[pb]), %[d2]\n\t"
+      "sbbq 24(%[pb]), %[d3]\n\t"
+      "sbbq %[c], %[c]\n\t"
+      "andq $38, %[c]\n\t"
+      "subq %[c], %[d0]\n\t"
+      "sbbq $0, %[d1]\n\t"
+      "sbbq $0, %[d2]\n\t"
+      "sbbq $0, %[d3]\n\t"
+      "sbbq %[c], %[c]\n\t"
+      "andq $38, %[c]\n\t"
+      "subq %[c], %[d0]\n\t"
+      : [s0] "+&r"(s0), [s1] "+&r"(s1), [s2] "+&r"(s2), [s3] "+&r"(s3), [d0] "+&r"(d0), [d1] "+&r"(d1),
+        [d2] "+&r"(d2), [d3] "+&r"(d3), [c] "=&r"(c)
+      : [pb] "r"(b.v), "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(b.v))
+      : "cc");
+  sum = {{s0, s1, s2, s3}};
+  diff = {{d0, d1, d2, d3}};
 }
 
 inline fe64 fe64_sqr_n(fe64 a, int n) noexcept {
