@@ -7,8 +7,13 @@
 #include "detail/fe25519_4x64.hpp"
 
 namespace sealwire::crypto::detail {
+namespace {
 
-void x25519_bmi2(std::uint8_t out[32], const std::uint8_t k[32], const std::uint8_t u[32]) noexcept {
+// ladder computes out = X25519(k, u) with k already decoded (clamped). With
+// base_point the caller passes u = 9 and the product by x1 becomes a product
+// by the small constant 9 (u is public either way).
+template <bool base_point>
+void ladder(std::uint8_t out[32], const std::uint8_t k[32], const std::uint8_t u[32]) noexcept {
   const fe64 x1 = fe64_load(u);
   fe64 x2{{1, 0, 0, 0}}, z2{{0, 0, 0, 0}}, x3 = x1, z3{{1, 0, 0, 0}};
   std::uint64_t swap = 0;
@@ -27,7 +32,11 @@ void x25519_bmi2(std::uint8_t out[32], const std::uint8_t k[32], const std::uint
     const fe64 e = fe64_sub(aa, bb);
     fe64_add_sub(da, cb, s, r);
     x3 = fe64_sqr(s);
-    z3 = fe64_mul(x1, fe64_sqr(r));
+    if constexpr (base_point) {
+      z3 = fe64_mul_small<9>(fe64_sqr(r));
+    } else {
+      z3 = fe64_mul(x1, fe64_sqr(r));
+    }
     x2 = fe64_mul(aa, bb);
     z2 = fe64_mul(e, fe64_a24_add(e, aa));  // a24 = (486662 - 2) / 4
   }
@@ -38,6 +47,18 @@ void x25519_bmi2(std::uint8_t out[32], const std::uint8_t k[32], const std::uint
   ct::wipe_object(z2);
   ct::wipe_object(x3);
   ct::wipe_object(z3);
+}
+
+}  // namespace
+
+void x25519_bmi2(std::uint8_t out[32], const std::uint8_t k[32], const std::uint8_t u[32]) noexcept {
+  ladder<false>(out, k, u);
+}
+
+// x25519_bmi2_base is x25519_bmi2(out, k, 9), the public key of k.
+void x25519_bmi2_base(std::uint8_t out[32], const std::uint8_t k[32]) noexcept {
+  constexpr std::uint8_t nine[32] = {9};
+  ladder<true>(out, k, nine);
 }
 
 }  // namespace sealwire::crypto::detail

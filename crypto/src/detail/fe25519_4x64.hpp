@@ -239,10 +239,13 @@ inline void fe64_store(std::uint8_t out[32], const fe64& a) noexcept {
   return {{t0, t1, t2, t3}};
 }
 
-// fe64_mul_a24 multiplies by 121665 = (486662 - 2) / 4 (RFC 7748 5).
-inline fe64 fe64_mul_a24(const fe64& a) noexcept {
+// fe64_mul_small multiplies by a constant k < 2^31: 121665 = (486662 - 2) / 4
+// (a24 of RFC 7748 5), or 9 (the base point's u).
+template <std::uint32_t k>
+inline fe64 fe64_mul_small(const fe64& a) noexcept {
+  static_assert(k < (1u << 31));
   std::uint64_t t0, t1, t2, t3, t4, lo, d;
-  asm("movl $121665, %%edx\n\t"
+  asm("movl %[k], %%edx\n\t"
       "mulxq 0(%[pa]), %[t0], %[t1]\n\t"
       "mulxq 8(%[pa]), %[lo], %[t2]\n\t"
       "addq %[lo], %[t1]\n\t"
@@ -259,10 +262,12 @@ inline fe64 fe64_mul_a24(const fe64& a) noexcept {
       "adcq $0, %[t2]\n\t"
       "adcq $0, %[t3]\n\t"
       : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [lo] "=&r"(lo), "=&d"(d)
-      : [pa] "r"(a.v), "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(a.v))
+      : [pa] "r"(a.v), [k] "i"(k), "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(a.v))
       : "cc");
   return {{t0, t1, t2, t3}};
 }
+
+inline fe64 fe64_mul_a24(const fe64& a) noexcept { return fe64_mul_small<121665>(a); }
 
 // fe64_add: a + b; a carry out of 2^256 comes back as 38, twice at most
 // (the second only when the value wrapped below 38, so into t0 alone).
