@@ -58,9 +58,12 @@ inline void fe64_store(std::uint8_t out[32], const fe64& a) noexcept {
 
 // fe64_mul: 4x4 schoolbook product in eight limbs (one row per limb of b,
 // each row on both carry chains), then the upper four limbs times 38 added
-// to the lower four, then the last carry word times 38.
+// to the lower four, then the part above bit 255 times 19. Each row's high
+// halves go through the limb that row creates last (t5, t6, t7), so the
+// block needs twelve registers: it must still build with a frame pointer and
+// sanitizers (-O1 -fno-omit-frame-pointer leaves fourteen).
 [[gnu::always_inline]] inline fe64 fe64_mul(const fe64& a, const fe64& b) noexcept {
-  std::uint64_t t0, t1, t2, t3, t4, t5, t6, t7, lo, hi, d;
+  std::uint64_t t0, t1, t2, t3, t4, t5, t6, t7, lo, d;
   asm("movq 0(%[pb]), %%rdx\n\t"
       "mulxq 0(%[pa]), %[t0], %[t1]\n\t"
       "mulxq 8(%[pa]), %[lo], %[t2]\n\t"
@@ -73,15 +76,15 @@ inline void fe64_store(std::uint8_t out[32], const fe64& a) noexcept {
       // row 1: t1..t5 += b1 * a
       "movq 8(%[pb]), %%rdx\n\t"
       "xorq %[lo], %[lo]\n\t"
-      "mulxq 0(%[pa]), %[lo], %[hi]\n\t"
+      "mulxq 0(%[pa]), %[lo], %[t5]\n\t"
       "adcxq %[lo], %[t1]\n\t"
-      "adoxq %[hi], %[t2]\n\t"
-      "mulxq 8(%[pa]), %[lo], %[hi]\n\t"
+      "adoxq %[t5], %[t2]\n\t"
+      "mulxq 8(%[pa]), %[lo], %[t5]\n\t"
       "adcxq %[lo], %[t2]\n\t"
-      "adoxq %[hi], %[t3]\n\t"
-      "mulxq 16(%[pa]), %[lo], %[hi]\n\t"
+      "adoxq %[t5], %[t3]\n\t"
+      "mulxq 16(%[pa]), %[lo], %[t5]\n\t"
       "adcxq %[lo], %[t3]\n\t"
-      "adoxq %[hi], %[t4]\n\t"
+      "adoxq %[t5], %[t4]\n\t"
       "mulxq 24(%[pa]), %[lo], %[t5]\n\t"
       "adcxq %[lo], %[t4]\n\t"
       "movq $0, %[lo]\n\t"
@@ -90,15 +93,15 @@ inline void fe64_store(std::uint8_t out[32], const fe64& a) noexcept {
       // row 2: t2..t6 += b2 * a
       "movq 16(%[pb]), %%rdx\n\t"
       "xorq %[lo], %[lo]\n\t"
-      "mulxq 0(%[pa]), %[lo], %[hi]\n\t"
+      "mulxq 0(%[pa]), %[lo], %[t6]\n\t"
       "adcxq %[lo], %[t2]\n\t"
-      "adoxq %[hi], %[t3]\n\t"
-      "mulxq 8(%[pa]), %[lo], %[hi]\n\t"
+      "adoxq %[t6], %[t3]\n\t"
+      "mulxq 8(%[pa]), %[lo], %[t6]\n\t"
       "adcxq %[lo], %[t3]\n\t"
-      "adoxq %[hi], %[t4]\n\t"
-      "mulxq 16(%[pa]), %[lo], %[hi]\n\t"
+      "adoxq %[t6], %[t4]\n\t"
+      "mulxq 16(%[pa]), %[lo], %[t6]\n\t"
       "adcxq %[lo], %[t4]\n\t"
-      "adoxq %[hi], %[t5]\n\t"
+      "adoxq %[t6], %[t5]\n\t"
       "mulxq 24(%[pa]), %[lo], %[t6]\n\t"
       "adcxq %[lo], %[t5]\n\t"
       "movq $0, %[lo]\n\t"
@@ -107,15 +110,15 @@ inline void fe64_store(std::uint8_t out[32], const fe64& a) noexcept {
       // row 3: t3..t7 += b3 * a
       "movq 24(%[pb]), %%rdx\n\t"
       "xorq %[lo], %[lo]\n\t"
-      "mulxq 0(%[pa]), %[lo], %[hi]\n\t"
+      "mulxq 0(%[pa]), %[lo], %[t7]\n\t"
       "adcxq %[lo], %[t3]\n\t"
-      "adoxq %[hi], %[t4]\n\t"
-      "mulxq 8(%[pa]), %[lo], %[hi]\n\t"
+      "adoxq %[t7], %[t4]\n\t"
+      "mulxq 8(%[pa]), %[lo], %[t7]\n\t"
       "adcxq %[lo], %[t4]\n\t"
-      "adoxq %[hi], %[t5]\n\t"
-      "mulxq 16(%[pa]), %[lo], %[hi]\n\t"
+      "adoxq %[t7], %[t5]\n\t"
+      "mulxq 16(%[pa]), %[lo], %[t7]\n\t"
       "adcxq %[lo], %[t5]\n\t"
-      "adoxq %[hi], %[t6]\n\t"
+      "adoxq %[t7], %[t6]\n\t"
       "mulxq 24(%[pa]), %[lo], %[t7]\n\t"
       "adcxq %[lo], %[t6]\n\t"
       "movq $0, %[lo]\n\t"
@@ -124,15 +127,15 @@ inline void fe64_store(std::uint8_t out[32], const fe64& a) noexcept {
       // t0..t3 += 38 * t4..t7; the carry word (at most 39) lands in t4.
       "movl $38, %%edx\n\t"
       "xorq %[lo], %[lo]\n\t"
-      "mulxq %[t4], %[lo], %[hi]\n\t"
+      "mulxq %[t4], %[lo], %[t4]\n\t"
       "adcxq %[lo], %[t0]\n\t"
-      "adoxq %[hi], %[t1]\n\t"
-      "mulxq %[t5], %[lo], %[hi]\n\t"
+      "adoxq %[t4], %[t1]\n\t"
+      "mulxq %[t5], %[lo], %[t5]\n\t"
       "adcxq %[lo], %[t1]\n\t"
-      "adoxq %[hi], %[t2]\n\t"
-      "mulxq %[t6], %[lo], %[hi]\n\t"
+      "adoxq %[t5], %[t2]\n\t"
+      "mulxq %[t6], %[lo], %[t6]\n\t"
       "adcxq %[lo], %[t2]\n\t"
-      "adoxq %[hi], %[t3]\n\t"
+      "adoxq %[t6], %[t3]\n\t"
       "mulxq %[t7], %[lo], %[t4]\n\t"
       "adcxq %[lo], %[t3]\n\t"
       "movq $0, %[lo]\n\t"
@@ -149,7 +152,7 @@ inline void fe64_store(std::uint8_t out[32], const fe64& a) noexcept {
       "adcq $0, %[t2]\n\t"
       "adcq $0, %[t3]\n\t"
       : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5),
-        [t6] "=&r"(t6), [t7] "=&r"(t7), [lo] "=&r"(lo), [hi] "=&r"(hi), "=&d"(d)
+        [t6] "=&r"(t6), [t7] "=&r"(t7), [lo] "=&r"(lo), "=&d"(d)
       : [pa] "r"(a.v), [pb] "r"(b.v), "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(a.v)),
         "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(b.v))
       : "cc");
