@@ -8,7 +8,7 @@
 //
 // Representation: an element is any 256-bit value v with v = x (mod p); it
 // is not kept below p. Since 2^256 = 2 * 2^255 = 38 (mod p), a carry out of
-// bit 255 of a sum comes back as +38 and a borrow as -38 (the "x38 fold").
+// the top limb comes back as +38 and a borrow as -38 (the "x38 fold").
 // fe64_store alone makes the value canonical.
 #pragma once
 
