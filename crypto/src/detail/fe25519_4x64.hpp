@@ -352,7 +352,12 @@ inline fe64 fe64_a24_add(const fe64& a, const fe64& b) noexcept {
 }
 
 // fe64_add_sub sets sum = a + b and diff = a - b, the pairs RFC 7748 5 forms
-// (A and B, C and D), reading each input once.
+// (A and B, C and D, DA + CB and DA - CB). Both inputs must be below
+// 2^255 + 2^25, as every output of fe64_mul, fe64_sqr, fe64_mul_small and
+// fe64_a24_add is (they fold at bit 255). Then one fold is enough: a carry
+// out of a + b leaves less than 2^26, to which 38 adds without a carry; a
+// borrow out of a - b leaves more than 2^254, from which 38 subtracts
+// without another borrow out of the top limb.
 inline void fe64_add_sub(const fe64& a, const fe64& b, fe64& sum, fe64& diff) noexcept {
   std::uint64_t s0 = a.v[0], s1 = a.v[1], s2 = a.v[2], s3 = a.v[3];
   std::uint64_t d0 = s0, d1 = s1, d2 = s2, d3 = s3, c;
@@ -360,12 +365,6 @@ inline void fe64_add_sub(const fe64& a, const fe64& b, fe64& sum, fe64& diff) no
       "adcq 8(%[pb]), %[s1]\n\t"
       "adcq 16(%[pb]), %[s2]\n\t"
       "adcq 24(%[pb]), %[s3]\n\t"
-      "sbbq %[c], %[c]\n\t"
-      "andq $38, %[c]\n\t"
-      "addq %[c], %[s0]\n\t"
-      "adcq $0, %[s1]\n\t"
-      "adcq $0, %[s2]\n\t"
-      "adcq $0, %[s3]\n\t"
       "sbbq %[c], %[c]\n\t"
       "andq $38, %[c]\n\t"
       "addq %[c], %[s0]\n\t"
@@ -379,9 +378,6 @@ inline void fe64_add_sub(const fe64& a, const fe64& b, fe64& sum, fe64& diff) no
       "sbbq $0, %[d1]\n\t"
       "sbbq $0, %[d2]\n\t"
       "sbbq $0, %[d3]\n\t"
-      "sbbq %[c], %[c]\n\t"
-      "andq $38, %[c]\n\t"
-      "subq %[c], %[d0]\n\t"
       : [s0] "+&r"(s0), [s1] "+&r"(s1), [s2] "+&r"(s2), [s3] "+&r"(s3), [d0] "+&r"(d0), [d1] "+&r"(d1),
         [d2] "+&r"(d2), [d3] "+&r"(d3), [c] "=&r"(c)
       : [pb] "r"(b.v), "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(b.v))
