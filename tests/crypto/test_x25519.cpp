@@ -266,3 +266,54 @@ TEST_P(X25519, TheListsValuesAbove2To255AreOrdinaryPointsUnderRfc7748) {
     EXPECT_EQ(test::to_hex(*got), test::to_hex(ref)) << h;
   }
 }
+
+// Peer values the four-limb field (BMI2/ADX) must take as RFC 7748 5 says:
+// bit 255 set (ignored), u in [p, 2^255) (not reduced on decoding: taken
+// modulo p), u near 2^255 and 2^256, at every level against libsodium and
+// OpenSSL, and public keys of random scalars against libsodium's.
+TEST_P(X25519, NonCanonicalAndHighBitPeersAgreeWithLibsodiumAndOpenSSL) {
+  test::seeded_random rng(0x4c);
+  const int cases = test::differential_cases(48);
+  for (int i = 0; i < cases; ++i) {
+    const bytes scalar = rng.fill(32);
+    bytes u = rng.fill(32);
+    switch (i % 4) {
+      case 0:  // p <= u < 2^255 (p + 0..18, with the high bit set on odd rounds)
+        u = hex("edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f");
+        u[0] = static_cast<std::uint8_t>(0xed + (i / 4) % 19);
+        if ((i / 4) % 2 == 1) u[31] |= 0x80;
+        break;
+      case 1:  // random with bit 255 set
+        u[31] |= 0x80;
+        break;
+      case 2:  // top limbs all ones: 2^256 - small, 2^255 - small after decoding
+        for (int j = 8; j < 32; ++j) u[j] = 0xff;
+        break;
+      default:  // random below 2^255
+        u[31] &= 0x7f;
+        break;
+    }
+    std::uint8_t ref[32], ossl[32];
+    const auto ours = dh(scalar, u);
+    const bool sodium_ok = crypto_scalarmult(ref, scalar.data(), u.data()) == 0;
+    // libsodium refuses exactly the all-zero results (low-order points), as we do.
+    ASSERT_EQ(sodium_ok, ours.has_value()) << i << " " << test::to_hex(u);
+    if (!ours) continue;
+    ASSERT_EQ(test::to_hex(*ours), test::to_hex(ref)) << i << " " << test::to_hex(u);
+    EVP_PKEY* ka = EVP_PKEY_new_raw_private_key(EVP_PKEY_X25519, nullptr, scalar.data(), 32);
+    EVP_PKEY* kb = EVP_PKEY_new_raw_public_key(EVP_PKEY_X25519, nullptr, u.data(), 32);
+    EVP_PKEY_CTX* ctx = EVP_PKEY_CTX_new(ka, nullptr);
+    std::size_t len = 32;
+    const bool derived = EVP_PKEY_derive_init(ctx) == 1 && EVP_PKEY_derive_set_peer(ctx, kb) == 1 &&
+                         EVP_PKEY_derive(ctx, ossl, &len) == 1;
+    EVP_PKEY_CTX_free(ctx);
+    EVP_PKEY_free(ka);
+    EVP_PKEY_free(kb);
+    ASSERT_TRUE(derived) << i;
+    ASSERT_EQ(test::to_hex(*ours), test::to_hex(ossl)) << i << " " << test::to_hex(u);
+    std::uint8_t pub[32], ref_pub[32];
+    x25519::public_key(pub, s32(scalar));
+    ASSERT_EQ(crypto_scalarmult_base(ref_pub, scalar.data()), 0);
+    ASSERT_EQ(test::to_hex(pub), test::to_hex(ref_pub)) << i;
+  }
+}

@@ -1,0 +1,424 @@
+// SPDX-License-Identifier: Apache-2.0
+// Field arithmetic modulo p = 2^255 - 19 in four 64-bit limbs (radix 2^64),
+// for x86-64 CPUs with BMI2 and ADX: products by mulx, carries by two
+// independent chains (adcx on CF, adox on OF). The caller checks the CPU
+// before calling anything here (the ladder in x25519_bmi2.cpp is chosen at
+// run time). Inline assembly keeps the two carry chains apart, which the
+// compiler does not do from _addcarryx_u64.
+//
+// Representation: an element is any 256-bit value v with v = x (mod p); it
+// is not kept below p. Since 2^256 = 2 * 2^255 = 38 (mod p), a carry out of
+// the top limb comes back as +38 and a borrow as -38 (the "x38 fold").
+// fe64_store alone makes the value canonical.
+#pragma once
+
+#if defined(__x86_64__)
+
+#include <sealwire/crypto/ct.hpp>
+
+#include "bytes.hpp"
+
+#include <cstdint>
+
+namespace sealwire::crypto::detail {
+namespace {
+
+struct fe64 {
+  std::uint64_t v[4];
+};
+
+// fe64_load reads 32 little-endian bytes and clears bit 255 (RFC 7748 5);
+// u >= p stays as it is (the arithmetic takes any value below 2^256).
+inline fe64 fe64_load(const std::uint8_t in[32]) noexcept {
+  return {{load64_le(in), load64_le(in + 8), load64_le(in + 16), load64_le(in + 24) & 0x7fffffffffffffffULL}};
+}
+
+// fe64_store writes the canonical value (below p).
+inline void fe64_store(std::uint8_t out[32], const fe64& a) noexcept {
+  // Fold bit 255 back as 19: the value becomes < 2^255 + 19.
+  std::uint64_t v[4] = {a.v[0], a.v[1], a.v[2], a.v[3] & 0x7fffffffffffffffULL};
+  u128 acc = static_cast<u128>(v[0]) + 19 * (a.v[3] >> 63);
+  for (int i = 0; i < 4; ++i) {
+    if (i > 0) acc += v[i];
+    v[i] = static_cast<std::uint64_t>(acc);
+    acc >>= 64;
+  }
+  // v >= p exactly when v + 19 reaches 2^255; then v - p = (v + 19) - 2^255.
+  std::uint64_t t[4];
+  acc = static_cast<u128>(v[0]) + 19;
+  for (int i = 0; i < 4; ++i) {
+    if (i > 0) acc += v[i];
+    t[i] = static_cast<std::uint64_t>(acc);
+    acc >>= 64;
+  }
+  const std::uint64_t mask = ct::mask_from_bit(t[3] >> 63);
+  t[3] &= 0x7fffffffffffffffULL;
+  for (int i = 0; i < 4; ++i) store64_le(out + 8 * i, v[i] ^ (mask & (v[i] ^ t[i])));
+}
+
+// fe64_mul: 4x4 schoolbook product in eight limbs (one row per limb of b,
+// each row on both carry chains), then the upper four limbs times 38 added
+// to the lower four, then the part above bit 255 times 19. Each row's high
+// halves go through the limb that row creates last (t5, t6, t7), so the
+// block needs twelve registers: it must still build with a frame pointer and
+// sanitizers (-O1 -fno-omit-frame-pointer leaves fourteen).
+[[gnu::always_inline]] inline fe64 fe64_mul(const fe64& a, const fe64& b) noexcept {
+  std::uint64_t t0, t1, t2, t3, t4, t5, t6, t7, lo, d;
+  asm("movq 0(%[pb]), %%rdx\n\t"
+      "mulxq 0(%[pa]), %[t0], %[t1]\n\t"
+      "mulxq 8(%[pa]), %[lo], %[t2]\n\t"
+      "addq %[lo], %[t1]\n\t"
+      "mulxq 16(%[pa]), %[lo], %[t3]\n\t"
+      "adcq %[lo], %[t2]\n\t"
+      "mulxq 24(%[pa]), %[lo], %[t4]\n\t"
+      "adcq %[lo], %[t3]\n\t"
+      "adcq $0, %[t4]\n\t"
+      // row 1: t1..t5 += b1 * a
+      "movq 8(%[pb]), %%rdx\n\t"
+      "xorq %[lo], %[lo]\n\t"
+      "mulxq 0(%[pa]), %[lo], %[t5]\n\t"
+      "adcxq %[lo], %[t1]\n\t"
+      "adoxq %[t5], %[t2]\n\t"
+      "mulxq 8(%[pa]), %[lo], %[t5]\n\t"
+      "adcxq %[lo], %[t2]\n\t"
+      "adoxq %[t5], %[t3]\n\t"
+      "mulxq 16(%[pa]), %[lo], %[t5]\n\t"
+      "adcxq %[lo], %[t3]\n\t"
+      "adoxq %[t5], %[t4]\n\t"
+      "mulxq 24(%[pa]), %[lo], %[t5]\n\t"
+      "adcxq %[lo], %[t4]\n\t"
+      "movq $0, %[lo]\n\t"
+      "adcxq %[lo], %[t5]\n\t"
+      "adoxq %[lo], %[t5]\n\t"
+      // row 2: t2..t6 += b2 * a
+      "movq 16(%[pb]), %%rdx\n\t"
+      "xorq %[lo], %[lo]\n\t"
+      "mulxq 0(%[pa]), %[lo], %[t6]\n\t"
+      "adcxq %[lo], %[t2]\n\t"
+      "adoxq %[t6], %[t3]\n\t"
+      "mulxq 8(%[pa]), %[lo], %[t6]\n\t"
+      "adcxq %[lo], %[t3]\n\t"
+      "adoxq %[t6], %[t4]\n\t"
+      "mulxq 16(%[pa]), %[lo], %[t6]\n\t"
+      "adcxq %[lo], %[t4]\n\t"
+      "adoxq %[t6], %[t5]\n\t"
+      "mulxq 24(%[pa]), %[lo], %[t6]\n\t"
+      "adcxq %[lo], %[t5]\n\t"
+      "movq $0, %[lo]\n\t"
+      "adcxq %[lo], %[t6]\n\t"
+      "adoxq %[lo], %[t6]\n\t"
+      // row 3: t3..t7 += b3 * a
+      "movq 24(%[pb]), %%rdx\n\t"
+      "xorq %[lo], %[lo]\n\t"
+      "mulxq 0(%[pa]), %[lo], %[t7]\n\t"
+      "adcxq %[lo], %[t3]\n\t"
+      "adoxq %[t7], %[t4]\n\t"
+      "mulxq 8(%[pa]), %[lo], %[t7]\n\t"
+      "adcxq %[lo], %[t4]\n\t"
+      "adoxq %[t7], %[t5]\n\t"
+      "mulxq 16(%[pa]), %[lo], %[t7]\n\t"
+      "adcxq %[lo], %[t5]\n\t"
+      "adoxq %[t7], %[t6]\n\t"
+      "mulxq 24(%[pa]), %[lo], %[t7]\n\t"
+      "adcxq %[lo], %[t6]\n\t"
+      "movq $0, %[lo]\n\t"
+      "adcxq %[lo], %[t7]\n\t"
+      "adoxq %[lo], %[t7]\n\t"
+      // t0..t3 += 38 * t4..t7; the carry word (at most 39) lands in t4.
+      "movl $38, %%edx\n\t"
+      "xorq %[lo], %[lo]\n\t"
+      "mulxq %[t4], %[lo], %[t4]\n\t"
+      "adcxq %[lo], %[t0]\n\t"
+      "adoxq %[t4], %[t1]\n\t"
+      "mulxq %[t5], %[lo], %[t5]\n\t"
+      "adcxq %[lo], %[t1]\n\t"
+      "adoxq %[t5], %[t2]\n\t"
+      "mulxq %[t6], %[lo], %[t6]\n\t"
+      "adcxq %[lo], %[t2]\n\t"
+      "adoxq %[t6], %[t3]\n\t"
+      "mulxq %[t7], %[lo], %[t4]\n\t"
+      "adcxq %[lo], %[t3]\n\t"
+      "movq $0, %[lo]\n\t"
+      "adcxq %[lo], %[t4]\n\t"
+      "adoxq %[lo], %[t4]\n\t"
+      // The value is now t4:t3..t0 with t4 <= 39. Split it at bit 255 and
+      // add the part above times 19 (2^255 = 19 mod p): the sum stays below
+      // 2^255 + 2^11, so no carry leaves t3.
+      "shldq $1, %[t3], %[t4]\n\t"
+      "btrq $63, %[t3]\n\t"
+      "imulq $19, %[t4], %[t4]\n\t"
+      "addq %[t4], %[t0]\n\t"
+      "adcq $0, %[t1]\n\t"
+      "adcq $0, %[t2]\n\t"
+      "adcq $0, %[t3]\n\t"
+      : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5),
+        [t6] "=&r"(t6), [t7] "=&r"(t7), [lo] "=&r"(lo), "=&d"(d)
+      : [pa] "r"(a.v), [pb] "r"(b.v), "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(a.v)),
+        "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(b.v))
+      : "cc");
+  return {{t0, t1, t2, t3}};
+}
+
+// fe64_sqr: the six cross products once, doubled, plus the four squares on
+// the other carry chain, then the same reduction as fe64_mul.
+[[gnu::always_inline]] inline fe64 fe64_sqr(const fe64& a) noexcept {
+  std::uint64_t t0, t1, t2, t3, t4, t5, t6, t7, lo, hi, d;
+  asm(  // a0 * (a1, a2, a3) at t1..t4
+      "movq 0(%[pa]), %%rdx\n\t"
+      "mulxq 8(%[pa]), %[t1], %[t2]\n\t"
+      "mulxq 16(%[pa]), %[lo], %[t3]\n\t"
+      "addq %[lo], %[t2]\n\t"
+      "mulxq 24(%[pa]), %[lo], %[t4]\n\t"
+      "adcq %[lo], %[t3]\n\t"
+      "adcq $0, %[t4]\n\t"
+      // a1 * (a2, a3) at t3..t5
+      "movq 8(%[pa]), %%rdx\n\t"
+      "xorq %[lo], %[lo]\n\t"
+      "mulxq 16(%[pa]), %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[t3]\n\t"
+      "adoxq %[hi], %[t4]\n\t"
+      "mulxq 24(%[pa]), %[lo], %[t5]\n\t"
+      "adcxq %[lo], %[t4]\n\t"
+      "movq $0, %[lo]\n\t"
+      "adcxq %[lo], %[t5]\n\t"
+      "adoxq %[lo], %[t5]\n\t"
+      // a2 * a3 at t5..t6
+      "movq 16(%[pa]), %%rdx\n\t"
+      "mulxq 24(%[pa]), %[lo], %[t6]\n\t"
+      "addq %[lo], %[t5]\n\t"
+      "adcq $0, %[t6]\n\t"
+      // double t1..t6 (CF chain, carry into t7) and add a_i^2 (OF chain)
+      "xorq %[t7], %[t7]\n\t"
+      "movq 0(%[pa]), %%rdx\n\t"
+      "mulxq %%rdx, %[t0], %[hi]\n\t"
+      "adcxq %[t1], %[t1]\n\t"
+      "adoxq %[hi], %[t1]\n\t"
+      "movq 8(%[pa]), %%rdx\n\t"
+      "mulxq %%rdx, %[lo], %[hi]\n\t"
+      "adcxq %[t2], %[t2]\n\t"
+      "adoxq %[lo], %[t2]\n\t"
+      "adcxq %[t3], %[t3]\n\t"
+      "adoxq %[hi], %[t3]\n\t"
+      "movq 16(%[pa]), %%rdx\n\t"
+      "mulxq %%rdx, %[lo], %[hi]\n\t"
+      "adcxq %[t4], %[t4]\n\t"
+      "adoxq %[lo], %[t4]\n\t"
+      "adcxq %[t5], %[t5]\n\t"
+      "adoxq %[hi], %[t5]\n\t"
+      "movq 24(%[pa]), %%rdx\n\t"
+      "mulxq %%rdx, %[lo], %[hi]\n\t"
+      "adcxq %[t6], %[t6]\n\t"
+      "adoxq %[lo], %[t6]\n\t"
+      "adcxq %[t7], %[t7]\n\t"
+      "adoxq %[hi], %[t7]\n\t"
+      // reduction, as in fe64_mul
+      "movl $38, %%edx\n\t"
+      "xorq %[lo], %[lo]\n\t"
+      "mulxq %[t4], %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[t0]\n\t"
+      "adoxq %[hi], %[t1]\n\t"
+      "mulxq %[t5], %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[t1]\n\t"
+      "adoxq %[hi], %[t2]\n\t"
+      "mulxq %[t6], %[lo], %[hi]\n\t"
+      "adcxq %[lo], %[t2]\n\t"
+      "adoxq %[hi], %[t3]\n\t"
+      "mulxq %[t7], %[lo], %[t4]\n\t"
+      "adcxq %[lo], %[t3]\n\t"
+      "movq $0, %[lo]\n\t"
+      "adcxq %[lo], %[t4]\n\t"
+      "adoxq %[lo], %[t4]\n\t"
+      "shldq $1, %[t3], %[t4]\n\t"
+      "btrq $63, %[t3]\n\t"
+      "imulq $19, %[t4], %[t4]\n\t"
+      "addq %[t4], %[t0]\n\t"
+      "adcq $0, %[t1]\n\t"
+      "adcq $0, %[t2]\n\t"
+      "adcq $0, %[t3]\n\t"
+      : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5),
+        [t6] "=&r"(t6), [t7] "=&r"(t7), [lo] "=&r"(lo), [hi] "=&r"(hi), "=&d"(d)
+      : [pa] "r"(a.v), "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(a.v))
+      : "cc");
+  return {{t0, t1, t2, t3}};
+}
+
+// fe64_mul_small multiplies by a constant k < 2^31: 121665 = (486662 - 2) / 4
+// (a24 of RFC 7748 5), or 9 (the base point's u).
+template <std::uint32_t k>
+inline fe64 fe64_mul_small(const fe64& a) noexcept {
+  static_assert(k < (1u << 31));
+  std::uint64_t t0, t1, t2, t3, t4, lo, d;
+  asm("movl %[k], %%edx\n\t"
+      "mulxq 0(%[pa]), %[t0], %[t1]\n\t"
+      "mulxq 8(%[pa]), %[lo], %[t2]\n\t"
+      "addq %[lo], %[t1]\n\t"
+      "mulxq 16(%[pa]), %[lo], %[t3]\n\t"
+      "adcq %[lo], %[t2]\n\t"
+      "mulxq 24(%[pa]), %[lo], %[t4]\n\t"
+      "adcq %[lo], %[t3]\n\t"
+      "adcq $0, %[t4]\n\t"
+      "shldq $1, %[t3], %[t4]\n\t"
+      "btrq $63, %[t3]\n\t"
+      "imulq $19, %[t4], %[t4]\n\t"
+      "addq %[t4], %[t0]\n\t"
+      "adcq $0, %[t1]\n\t"
+      "adcq $0, %[t2]\n\t"
+      "adcq $0, %[t3]\n\t"
+      : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [lo] "=&r"(lo), "=&d"(d)
+      : [pa] "r"(a.v), [k] "i"(k), "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(a.v))
+      : "cc");
+  return {{t0, t1, t2, t3}};
+}
+
+inline fe64 fe64_mul_a24(const fe64& a) noexcept { return fe64_mul_small<121665>(a); }
+
+// fe64_add: a + b; a carry out of 2^256 comes back as 38, twice at most
+// (the second only when the value wrapped below 38, so into t0 alone).
+inline fe64 fe64_add(const fe64& a, const fe64& b) noexcept {
+  std::uint64_t t0 = a.v[0], t1 = a.v[1], t2 = a.v[2], t3 = a.v[3], c;
+  asm("addq 0(%[pb]), %[t0]\n\t"
+      "adcq 8(%[pb]), %[t1]\n\t"
+      "adcq 16(%[pb]), %[t2]\n\t"
+      "adcq 24(%[pb]), %[t3]\n\t"
+      "sbbq %[c], %[c]\n\t"
+      "andq $38, %[c]\n\t"
+      "addq %[c], %[t0]\n\t"
+      "adcq $0, %[t1]\n\t"
+      "adcq $0, %[t2]\n\t"
+      "adcq $0, %[t3]\n\t"
+      "sbbq %[c], %[c]\n\t"
+      "andq $38, %[c]\n\t"
+      "addq %[c], %[t0]\n\t"
+      : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [c] "=&r"(c)
+      : [pb] "r"(b.v), "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(b.v))
+      : "cc");
+  return {{t0, t1, t2, t3}};
+}
+
+// fe64_sub: a - b; a borrow out of 2^256 comes back as -38, twice at most
+// (the second only when the value wrapped to 2^256 - 38 or above).
+inline fe64 fe64_sub(const fe64& a, const fe64& b) noexcept {
+  std::uint64_t t0 = a.v[0], t1 = a.v[1], t2 = a.v[2], t3 = a.v[3], c;
+  asm("subq 0(%[pb]), %[t0]\n\t"
+      "sbbq 8(%[pb]), %[t1]\n\t"
+      "sbbq 16(%[pb]), %[t2]\n\t"
+      "sbbq 24(%[pb]), %[t3]\n\t"
+      "sbbq %[c], %[c]\n\t"
+      "andq $38, %[c]\n\t"
+      "subq %[c], %[t0]\n\t"
+      "sbbq $0, %[t1]\n\t"
+      "sbbq $0, %[t2]\n\t"
+      "sbbq $0, %[t3]\n\t"
+      "sbbq %[c], %[c]\n\t"
+      "andq $38, %[c]\n\t"
+      "subq %[c], %[t0]\n\t"
+      : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [c] "=&r"(c)
+      : [pb] "r"(b.v), "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(b.v))
+      : "cc");
+  return {{t0, t1, t2, t3}};
+}
+
+// fe64_a24_add returns b + 121665 * a (the z2 factor AA + a24 E of RFC 7748
+// 5) with one reduction.
+inline fe64 fe64_a24_add(const fe64& a, const fe64& b) noexcept {
+  std::uint64_t t0, t1, t2, t3, t4, lo, d;
+  asm("movl $121665, %%edx\n\t"
+      "mulxq 0(%[pa]), %[t0], %[t1]\n\t"
+      "mulxq 8(%[pa]), %[lo], %[t2]\n\t"
+      "addq %[lo], %[t1]\n\t"
+      "mulxq 16(%[pa]), %[lo], %[t3]\n\t"
+      "adcq %[lo], %[t2]\n\t"
+      "mulxq 24(%[pa]), %[lo], %[t4]\n\t"
+      "adcq %[lo], %[t3]\n\t"
+      "adcq $0, %[t4]\n\t"
+      "addq 0(%[pb]), %[t0]\n\t"
+      "adcq 8(%[pb]), %[t1]\n\t"
+      "adcq 16(%[pb]), %[t2]\n\t"
+      "adcq 24(%[pb]), %[t3]\n\t"
+      "adcq $0, %[t4]\n\t"
+      // t4 < 2^18: split at bit 255 and fold the top times 19.
+      "shldq $1, %[t3], %[t4]\n\t"
+      "btrq $63, %[t3]\n\t"
+      "imulq $19, %[t4], %[t4]\n\t"
+      "addq %[t4], %[t0]\n\t"
+      "adcq $0, %[t1]\n\t"
+      "adcq $0, %[t2]\n\t"
+      "adcq $0, %[t3]\n\t"
+      : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [lo] "=&r"(lo), "=&d"(d)
+      : [pa] "r"(a.v), [pb] "r"(b.v), "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(a.v)),
+        "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(b.v))
+      : "cc");
+  return {{t0, t1, t2, t3}};
+}
+
+// fe64_add_sub sets sum = a + b and diff = a - b, the pairs RFC 7748 5 forms
+// (A and B, C and D, DA + CB and DA - CB). Both inputs must be below
+// 2^255 + 2^25, as every output of fe64_mul, fe64_sqr, fe64_mul_small and
+// fe64_a24_add is (they fold at bit 255). Then one fold is enough: a carry
+// out of a + b leaves less than 2^26, to which 38 adds without a carry; a
+// borrow out of a - b leaves more than 2^254, from which 38 subtracts
+// without another borrow out of the top limb.
+inline void fe64_add_sub(const fe64& a, const fe64& b, fe64& sum, fe64& diff) noexcept {
+  std::uint64_t s0 = a.v[0], s1 = a.v[1], s2 = a.v[2], s3 = a.v[3];
+  std::uint64_t d0 = s0, d1 = s1, d2 = s2, d3 = s3, c;
+  asm("addq 0(%[pb]), %[s0]\n\t"
+      "adcq 8(%[pb]), %[s1]\n\t"
+      "adcq 16(%[pb]), %[s2]\n\t"
+      "adcq 24(%[pb]), %[s3]\n\t"
+      "sbbq %[c], %[c]\n\t"
+      "andq $38, %[c]\n\t"
+      "addq %[c], %[s0]\n\t"
+      "subq 0(%[pb]), %[d0]\n\t"
+      "sbbq 8(%[pb]), %[d1]\n\t"
+      "sbbq 16(%[pb]), %[d2]\n\t"
+      "sbbq 24(%[pb]), %[d3]\n\t"
+      "sbbq %[c], %[c]\n\t"
+      "andq $38, %[c]\n\t"
+      "subq %[c], %[d0]\n\t"
+      "sbbq $0, %[d1]\n\t"
+      "sbbq $0, %[d2]\n\t"
+      "sbbq $0, %[d3]\n\t"
+      : [s0] "+&r"(s0), [s1] "+&r"(s1), [s2] "+&r"(s2), [s3] "+&r"(s3), [d0] "+&r"(d0), [d1] "+&r"(d1),
+        [d2] "+&r"(d2), [d3] "+&r"(d3), [c] "=&r"(c)
+      : [pb] "r"(b.v), "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(b.v))
+      : "cc");
+  sum = {{s0, s1, s2, s3}};
+  diff = {{d0, d1, d2, d3}};
+}
+
+inline fe64 fe64_sqr_n(fe64 a, int n) noexcept {
+  for (int i = 0; i < n; ++i) a = fe64_sqr(a);
+  return a;
+}
+
+// fe64_invert computes z^(p-2) = z^(2^255 - 21) by the fixed addition chain
+// of fe25519.hpp (public shape: it leaks nothing about z).
+inline fe64 fe64_invert(const fe64& z) noexcept {
+  const fe64 z2 = fe64_sqr(z);                                  // 2
+  const fe64 z9 = fe64_mul(fe64_sqr_n(z2, 2), z);               // 9
+  const fe64 z11 = fe64_mul(z9, z2);                            // 11
+  const fe64 z_5 = fe64_mul(fe64_sqr(z11), z9);                 // 2^5 - 1
+  const fe64 z_10 = fe64_mul(fe64_sqr_n(z_5, 5), z_5);          // 2^10 - 1
+  const fe64 z_20 = fe64_mul(fe64_sqr_n(z_10, 10), z_10);       // 2^20 - 1
+  const fe64 z_40 = fe64_mul(fe64_sqr_n(z_20, 20), z_20);       // 2^40 - 1
+  const fe64 z_50 = fe64_mul(fe64_sqr_n(z_40, 10), z_10);       // 2^50 - 1
+  const fe64 z_100 = fe64_mul(fe64_sqr_n(z_50, 50), z_50);      // 2^100 - 1
+  const fe64 z_200 = fe64_mul(fe64_sqr_n(z_100, 100), z_100);   // 2^200 - 1
+  const fe64 z_250 = fe64_mul(fe64_sqr_n(z_200, 50), z_50);     // 2^250 - 1
+  return fe64_mul(fe64_sqr_n(z_250, 5), z11);                   // 2^255 - 32 + 11
+}
+
+// fe64_cswap exchanges a and b when swap is 1, by mask, whatever its value.
+inline void fe64_cswap(fe64& a, fe64& b, std::uint64_t swap) noexcept {
+  const std::uint64_t mask = ct::mask_from_bit(swap);
+  for (int i = 0; i < 4; ++i) {
+    const std::uint64_t x = mask & (a.v[i] ^ b.v[i]);
+    a.v[i] ^= x;
+    b.v[i] ^= x;
+  }
+}
+
+}  // namespace
+}  // namespace sealwire::crypto::detail
+
+#endif  // __x86_64__
