@@ -172,6 +172,27 @@ TEST_P(Datagram, ReorderingBeyondTheWindow) {
   EXPECT_EQ(p.b.statistics().forged, 0u);
 }
 
+TEST_P(Datagram, AWindowThatIsNoPowerOfTwoKeepsItsSize) {
+  // 192 records, kept in a ring of 256 bits: the window is still 192.
+  config cfg;
+  cfg.replay_window = 192;
+  auto p = make_pair(GetParam(), cfg);
+  std::vector<bytes> d;
+  for (int i = 0; i < 700; ++i) d.push_back(seal_one(p.a, msg_of("x")));
+  EXPECT_EQ(open_copy(p.b, d[599]).data.size(), 1u);
+  EXPECT_EQ(open_copy(p.b, d[408]).data.size(), 1u);  // 600 - 408 = 192: the oldest in the window
+  EXPECT_TRUE(open_copy(p.b, d[407]).data.empty());   // 193 behind: too old, though its ring bit is free
+  EXPECT_TRUE(open_copy(p.b, d[408]).data.empty());   // a duplicate
+  EXPECT_EQ(open_copy(p.b, d[420]).data.size(), 1u);
+  EXPECT_EQ(open_copy(p.b, d[676]).data.size(), 1u);  // 420 + 256: the same ring bit as 420
+  EXPECT_EQ(open_copy(p.b, d[500]).data.size(), 1u);  // 177 behind, never seen
+  EXPECT_TRUE(open_copy(p.b, d[500]).data.empty());
+  EXPECT_TRUE(open_copy(p.b, d[676]).data.empty());
+  EXPECT_EQ(open_copy(p.b, d[640]).data.size(), 1u);
+  EXPECT_EQ(p.b.statistics().replayed, 4u);
+  EXPECT_EQ(p.b.statistics().forged, 0u);
+}
+
 TEST_P(Datagram, ReplayOfARecordedDatagramLater) {
   auto p = make_pair(GetParam());
   const bytes recorded = seal_one(p.a, msg_of("pay 10"));
