@@ -142,13 +142,14 @@ result<std::size_t> channel::seal(std::span<std::uint8_t> out, std::span<const b
   const unsigned bits = st.cfg.sequence_bits;
   // 9.5: the whole datagram is sized first; a set that does not fit is refused whole.
   std::size_t total = 0;
+  std::uint64_t blocks_needed = 0;
   for (std::size_t i = 0; i < msgs.size(); ++i) {
     const bool last = i + 1 == msgs.size();
-    if (msgs[i].size() > st.cfg.max_datagram_size || detail::record_blocks(msgs[i].size()) > st.blocks_limit) {
-      return datagram_errc::message_too_large;
-    }
+    const std::uint64_t rb = detail::record_blocks(msgs[i].size());
+    if (msgs[i].size() > st.cfg.max_datagram_size || rb > st.blocks_limit) return datagram_errc::message_too_large;
     total += header_size(bits, !last) + msgs[i].size() + tag_size;
     if (total > st.cfg.max_datagram_size) return datagram_errc::message_too_large;
+    blocks_needed += rb;
   }
   if (total > out.size()) return datagram_errc::buffer_too_small;
 
@@ -161,7 +162,9 @@ result<std::size_t> channel::seal(std::span<std::uint8_t> out, std::span<const b
   // crossed: that record is refused. The clock is read only when one is due.
   const std::size_t none = msgs.size();
   std::size_t change_at = none;
-  {
+  // Nothing due within this datagram (the common case) needs no plan. A
+  // sequence number past 2^48 - 1 is past key_update_after too.
+  if (st.tx_seq + msgs.size() > st.cfg.key_update_after || st.tx_blocks + blocks_needed > st.blocks_limit) {
     std::uint64_t seq = st.tx_seq, blocks = st.tx_blocks;
     for (std::size_t i = 0; i < msgs.size(); ++i) {
       const std::uint64_t rb = detail::record_blocks(msgs[i].size());
