@@ -66,6 +66,7 @@ std::string impl_name(const std::string& impl) {
       {"cryptopp", "Crypto++"},
       {"asio_ssl_tls13_chacha", "TLS 1.3 (OpenSSL via asio::ssl)"},
       {"plain_tcp", "plain TCP"},
+      {"plain_udp", "plain UDP"},
       {"raw_aead", "raw AEAD"},
       {"hpke_ops", "its HPKE operations"},
       {"x25519_ops", "its X25519 operations"},

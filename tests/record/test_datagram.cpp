@@ -14,6 +14,7 @@
 #include <openssl/evp.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <map>
 #include <set>
@@ -168,6 +169,27 @@ TEST_P(Datagram, ReorderingBeyondTheWindow) {
   EXPECT_TRUE(open_copy(p.b, d[135]).data.empty());   // 64 behind: too old
   EXPECT_TRUE(open_copy(p.b, d[0]).data.empty());
   EXPECT_EQ(p.b.statistics().replayed, 2u);
+  EXPECT_EQ(p.b.statistics().forged, 0u);
+}
+
+TEST_P(Datagram, AWindowThatIsNoPowerOfTwoKeepsItsSize) {
+  // 192 records, kept in a ring of 256 bits: the window is still 192.
+  config cfg;
+  cfg.replay_window = 192;
+  auto p = make_pair(GetParam(), cfg);
+  std::vector<bytes> d;
+  for (int i = 0; i < 700; ++i) d.push_back(seal_one(p.a, msg_of("x")));
+  EXPECT_EQ(open_copy(p.b, d[599]).data.size(), 1u);
+  EXPECT_EQ(open_copy(p.b, d[408]).data.size(), 1u);  // 600 - 408 = 192: the oldest in the window
+  EXPECT_TRUE(open_copy(p.b, d[407]).data.empty());   // 193 behind: too old, though its ring bit is free
+  EXPECT_TRUE(open_copy(p.b, d[408]).data.empty());   // a duplicate
+  EXPECT_EQ(open_copy(p.b, d[420]).data.size(), 1u);
+  EXPECT_EQ(open_copy(p.b, d[676]).data.size(), 1u);  // 420 + 256: the same ring bit as 420
+  EXPECT_EQ(open_copy(p.b, d[500]).data.size(), 1u);  // 177 behind, never seen
+  EXPECT_TRUE(open_copy(p.b, d[500]).data.empty());
+  EXPECT_TRUE(open_copy(p.b, d[676]).data.empty());
+  EXPECT_EQ(open_copy(p.b, d[640]).data.size(), 1u);
+  EXPECT_EQ(p.b.statistics().replayed, 4u);
   EXPECT_EQ(p.b.statistics().forged, 0u);
 }
 
@@ -337,18 +359,83 @@ TEST_P(Datagram, KeyUpdateAndThePreviousEpochsLifetime) {
   EXPECT_EQ(q.b.statistics().stale_epoch, 1u);
 }
 
-TEST_P(Datagram, AutomaticEpochAfterTheRecordLimit) {
+// seal_at seals one message at time `now` into a datagram of its own (empty on an error, returned in `err`).
+bytes seal_at(channel& c, bytes_view msg, clock::time_point now, std::error_code* err = nullptr) {
+  bytes out(c.max_message_size() + 64);
+  const auto n = c.seal(out, msg, now);
+  if (err != nullptr) *err = n ? std::error_code{} : n.error();
+  out.resize(n.value_or(0));
+  return out;
+}
+
+TEST_P(Datagram, AutomaticEpochsAreSpacedAsKeyUpdates) {
   config cfg;
   cfg.key_update_after = 3;
+  cfg.previous_epoch_lifetime = 3s;
   auto p = make_pair(GetParam(), cfg);
   std::vector<std::uint64_t> epochs;
-  for (int i = 0; i < 8; ++i) {
-    const auto r = open_copy(p.b, seal_one(p.a, msg_of("n")));
+  const auto send = [&](clock::time_point now) {
+    const auto r = open_copy(p.b, seal_at(p.a, msg_of("n"), now), now);
     ASSERT_EQ(r.epochs.size(), 1u);
     epochs.push_back(r.epochs[0]);
-  }
-  EXPECT_EQ(epochs, (std::vector<std::uint64_t>{0, 0, 0, 1, 1, 1, 2, 2}));
+  };
+  // The first automatic epoch may start at once; the next one waits for the
+  // lifetime, the epoch going on past key_update_after meanwhile.
+  for (int i = 0; i < 8; ++i) send(t0);
+  send(t0 + 2999ms);
+  send(t0 + 3s);
+  EXPECT_EQ(epochs, (std::vector<std::uint64_t>{0, 0, 0, 1, 1, 1, 1, 1, 1, 2}));
   EXPECT_EQ(p.a.statistics().epochs_started, 2u);
+  // An automatic epoch counts as an update for update_keys, and the other way round.
+  EXPECT_EQ(p.a.update_keys(t0 + 5s).error(), datagram_errc::update_too_soon);
+  ASSERT_TRUE(p.a.update_keys(t0 + 6s));
+  epochs.clear();
+  for (int i = 0; i < 4; ++i) send(t0 + 6s);
+  send(t0 + 9s);
+  EXPECT_EQ(epochs, (std::vector<std::uint64_t>{3, 3, 3, 3, 4}));
+  // The receiver followed every epoch: nothing dropped as stale or forged.
+  const stats rs = p.b.statistics();
+  EXPECT_EQ(rs.epochs_followed, 4u);
+  EXPECT_EQ(rs.stale_epoch + rs.forged + rs.replayed, 0u);
+
+}
+
+TEST_P(Datagram, AHardKeyLimitIsNeverCrossedToUpdateSooner) {
+  config cfg;
+  cfg.previous_epoch_lifetime = 3s;
+  cfg.key_blocks_limit = 6;  // three records of up to 16 bytes (1 + 1 blocks each) per key
+  auto p = make_pair(GetParam(), cfg);
+  for (int i = 0; i < 6; ++i) {  // epoch 0: three records; the fourth starts epoch 1 (the first may come at once)
+    ASSERT_EQ(open_copy(p.b, seal_at(p.a, msg_of("sixteen bytes..."), t0), t0).epochs.size(), 1u);
+  }
+  EXPECT_EQ(p.a.send_epoch(), 1u);
+  // Epoch 1 is full and epoch 2 may not start yet: refused, nothing changed.
+  std::error_code err;
+  const std::uint64_t seq = hook::send_sequence(p.a);
+  EXPECT_TRUE(seal_at(p.a, msg_of("m"), t0 + 2s, &err).empty());
+  EXPECT_EQ(err, datagram_errc::update_too_soon);
+  EXPECT_EQ(hook::send_sequence(p.a), seq);
+  EXPECT_EQ(p.a.send_epoch(), 1u);
+  EXPECT_EQ(p.a.statistics().sealed, 6u);
+  const auto r = open_copy(p.b, seal_at(p.a, msg_of("m"), t0 + 3s), t0 + 3s);
+  ASSERT_EQ(r.epochs.size(), 1u);
+  EXPECT_EQ(r.epochs[0], 2u);
+  // A datagram of several records needing two new epochs is refused whole.
+  const bytes m = msg_of("x");
+  const std::array<bytes_view, 6> six = {m, m, m, m, m, m};
+  bytes out(200);
+  EXPECT_EQ(p.a.seal(out, six, t0 + 6s).error(), datagram_errc::update_too_soon);
+  EXPECT_EQ(p.a.send_epoch(), 2u);
+  EXPECT_EQ(hook::send_sequence(p.a), 1u);
+  // Five fit: two in epoch 2, three in epoch 3, all opening.
+  const auto n = p.a.seal(out, std::span(six).first(5), t0 + 6s);
+  ASSERT_TRUE(n);
+  out.resize(*n);
+  const auto five = open_copy(p.b, out, t0 + 6s);
+  EXPECT_EQ(five.epochs, (std::vector<std::uint64_t>{2, 2, 3, 3, 3}));
+  // A message that alone exceeds the per-key limit can never be sealed.
+  const bytes big(100);  // 1 + 7 blocks
+  EXPECT_EQ(p.a.seal(out, big, t0 + 60s).error(), datagram_errc::message_too_large);
 }
 
 // ---- header protection ---------------------------------------------------

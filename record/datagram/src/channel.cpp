@@ -47,6 +47,25 @@ bool valid(const config& c) noexcept {
 // Records + 16-byte blocks one record of `len` message bytes costs (9.6, as 3.5).
 std::uint64_t record_blocks(std::size_t len) noexcept { return 1 + (len + 15) / 16; }
 
+// may_start_epoch: a new sending epoch may start at `now` (9.4): the first
+// at any time, each later one no sooner than previous_epoch_lifetime after
+// the last, whether asked for (update_keys) or due at a limit (9.6). Two
+// epoch bits tell e + 1 from e - 1 only if epochs are spaced so.
+bool may_start_epoch(const channel_state& st, clock::time_point now) noexcept {
+  return !st.tx_last_update || now - *st.tx_last_update >= st.cfg.previous_epoch_lifetime;
+}
+
+// start_epoch starts the next sending epoch (9.1) at `now`.
+void start_epoch(channel_state& st, clock::time_point now) noexcept {
+  epoch_keys next;
+  next_epoch(st.s, st.tx, next);
+  st.tx = std::move(next);
+  st.tx_seq = 0;
+  st.tx_blocks = 0;
+  st.tx_last_update = now;
+  ++st.epochs_started;
+}
+
 }  // namespace
 
 struct channel_test_access;
@@ -110,38 +129,66 @@ std::size_t channel::max_message_size() const noexcept {
   return s_->cfg.max_datagram_size - header_size(s_->cfg.sequence_bits, false) - tag_size;
 }
 
-result<std::size_t> channel::seal(std::span<std::uint8_t> out, bytes_view msg) noexcept {
-  return seal(out, std::span<const bytes_view>(&msg, 1));
+result<std::size_t> channel::seal(std::span<std::uint8_t> out, bytes_view msg,
+                                  std::optional<clock::time_point> now) noexcept {
+  return seal(out, std::span<const bytes_view>(&msg, 1), now);
 }
 
-result<std::size_t> channel::seal(std::span<std::uint8_t> out, std::span<const bytes_view> msgs) noexcept {
+result<std::size_t> channel::seal(std::span<std::uint8_t> out, std::span<const bytes_view> msgs,
+                                  std::optional<clock::time_point> now) noexcept {
   if (!s_) return datagram_errc::bad_state;
   channel_state& st = *s_;
   if (const auto e = detail::send_failure(st)) return e;
   const unsigned bits = st.cfg.sequence_bits;
   // 9.5: the whole datagram is sized first; a set that does not fit is refused whole.
   std::size_t total = 0;
+  std::uint64_t blocks_needed = 0;
   for (std::size_t i = 0; i < msgs.size(); ++i) {
     const bool last = i + 1 == msgs.size();
-    if (msgs[i].size() > st.cfg.max_datagram_size) return datagram_errc::message_too_large;
+    const std::uint64_t rb = detail::record_blocks(msgs[i].size());
+    if (msgs[i].size() > st.cfg.max_datagram_size || rb > st.blocks_limit) return datagram_errc::message_too_large;
     total += header_size(bits, !last) + msgs[i].size() + tag_size;
     if (total > st.cfg.max_datagram_size) return datagram_errc::message_too_large;
+    blocks_needed += rb;
   }
   if (total > out.size()) return datagram_errc::buffer_too_small;
+
+  // 9.6 and 9.4: where a new epoch starts, planned before anything is
+  // written (a refusal changes nothing). One is due at key_update_after
+  // records, or before a record would cross the AEAD's block limit or the
+  // sequence number space; it starts only as far from the last one as a
+  // key update may (update_too_soon), so at most once per datagram. Until
+  // then the epoch goes on past key_update_after, but a hard limit is never
+  // crossed: that record is refused. The clock is read only when one is due.
+  const std::size_t none = msgs.size();
+  std::size_t change_at = none;
+  // Nothing due within this datagram (the common case) needs no plan. A
+  // sequence number past 2^48 - 1 is past key_update_after too.
+  if (st.tx_seq + msgs.size() > st.cfg.key_update_after || st.tx_blocks + blocks_needed > st.blocks_limit) {
+    std::uint64_t seq = st.tx_seq, blocks = st.tx_blocks;
+    for (std::size_t i = 0; i < msgs.size(); ++i) {
+      const std::uint64_t rb = detail::record_blocks(msgs[i].size());
+      bool hard = seq > detail::max_sequence || blocks + rb > st.blocks_limit;
+      if ((hard || seq >= st.cfg.key_update_after) && change_at == none) {
+        if (!now) now = clock::now();
+        if (detail::may_start_epoch(st, *now)) {
+          change_at = i;
+          seq = 0;
+          blocks = 0;
+          hard = false;  // rb fits a fresh key (checked above)
+        }
+      }
+      if (hard) return datagram_errc::update_too_soon;
+      ++seq;
+      blocks += rb;
+    }
+  }
 
   std::size_t pos = 0;
   for (std::size_t i = 0; i < msgs.size(); ++i) {
     const bytes_view m = msgs[i];
     const bool last = i + 1 == msgs.size();
-    // 9.6: a new epoch before the record count or the AEAD's block limit would be crossed.
-    if (st.tx_seq >= st.cfg.key_update_after || st.tx_blocks + detail::record_blocks(m.size()) > st.blocks_limit) {
-      detail::epoch_keys next;
-      detail::next_epoch(st.s, st.tx, next);
-      st.tx = std::move(next);
-      st.tx_seq = 0;
-      st.tx_blocks = 0;
-      ++st.epochs_started;
-    }
+    if (i == change_at) detail::start_epoch(st, *now);
     std::uint8_t* rec = out.data() + pos;
     const std::size_t body_len = m.size() + tag_size;
     const std::size_t hlen = detail::write_header(rec, st.tx.epoch, st.tx_seq, bits, !last, body_len);
@@ -167,17 +214,8 @@ result<void> channel::update_keys(clock::time_point now) noexcept {
   if (!s_) return datagram_errc::bad_state;
   channel_state& st = *s_;
   if (const auto e = detail::send_failure(st)) return e;
-  // 9.4: two epoch bits tell e + 1 from e - 1 only if updates are spaced.
-  if (st.tx_last_update && now - *st.tx_last_update < st.cfg.previous_epoch_lifetime) {
-    return datagram_errc::update_too_soon;
-  }
-  detail::epoch_keys next;
-  detail::next_epoch(st.s, st.tx, next);
-  st.tx = std::move(next);
-  st.tx_seq = 0;
-  st.tx_blocks = 0;
-  st.tx_last_update = now;
-  ++st.epochs_started;
+  if (!detail::may_start_epoch(st, now)) return datagram_errc::update_too_soon;
+  detail::start_epoch(st, now);
   return {};
 }
 
@@ -214,12 +252,17 @@ void follow(channel_state& st, clock::time_point now) {
 }  // namespace
 
 result<std::size_t> channel::open(std::span<std::uint8_t> datagram, std::vector<message>& out,
-                                  clock::time_point now) {
+                                  std::optional<clock::time_point> now) {
   if (!s_) return datagram_errc::bad_state;
   channel_state& st = *s_;
   if (const int f = st.failure.load(std::memory_order_acquire); f != 0) return static_cast<datagram_errc>(f);
+  // The clock is read only while it matters: a previous epoch to expire, or an epoch to follow.
+  const auto time = [&now] {
+    if (!now) now = clock::now();
+    return *now;
+  };
   detail::receive_epoch& prev = st.slots[st.prev];
-  if (prev.keys.live && now >= st.prev_deadline) prev.keys.wipe();
+  if (prev.keys.live && time() >= st.prev_deadline) prev.keys.wipe();
 
   std::size_t appended = 0, pos = 0;
   while (pos < datagram.size()) {
@@ -285,7 +328,7 @@ result<std::size_t> channel::open(std::span<std::uint8_t> datagram, std::vector<
     // Step 7: accept, then release.
     e.window.mark(seq);
     const std::uint64_t epoch = e.keys.epoch;
-    if (slot == st.next) follow(st, now);
+    if (slot == st.next) follow(st, time());
     ++st.delivered;
     out.push_back(message{std::span(body, *opened), epoch, seq});
     ++appended;

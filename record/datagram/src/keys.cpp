@@ -11,6 +11,14 @@
 #include <cstring>
 
 namespace sealwire::record::datagram::detail {
+namespace {
+
+std::uint32_t load_le32(const std::uint8_t* p) noexcept {
+  return static_cast<std::uint32_t>(p[0]) | static_cast<std::uint32_t>(p[1]) << 8 |
+         static_cast<std::uint32_t>(p[2]) << 16 | static_cast<std::uint32_t>(p[3]) << 24;
+}
+
+}  // namespace
 
 bool make_suite(suite& s, record_aead aead, hpke::kdf_id kdf) noexcept {
   switch (aead) {
@@ -92,14 +100,20 @@ void header_protection::mask(std::span<std::uint8_t, 5> out, std::span<const std
     return;
   }
   // RFC 9001 5.4.4: counter = sample[0..4) little-endian, nonce = sample[4..16),
-  // mask = ChaCha20(hp_key, counter, nonce, {0,0,0,0,0}).
-  const std::uint32_t counter = static_cast<std::uint32_t>(sample[0]) | static_cast<std::uint32_t>(sample[1]) << 8 |
-                                static_cast<std::uint32_t>(sample[2]) << 16 |
-                                static_cast<std::uint32_t>(sample[3]) << 24;
-  crypto::chacha c;
-  static_cast<void>(c.init(chacha_key_.span(), sample.subspan(4, 12)));  // fixed sizes
-  static_cast<void>(c.seek(counter));  // any u32 block is within the IETF counter
-  static_cast<void>(c.keystream(out));
+  // mask = ChaCha20(hp_key, counter, nonce, {0,0,0,0,0}): the first 5 bytes
+  // of one ChaCha20 block (RFC 8439 2.3). That block's input words 12..15
+  // are the sample read as four little-endian words, exactly HChaCha20's
+  // input (draft-irtf-cfrg-xchacha 2.2), and HChaCha20 returns words 0..3 of
+  // the same 20 rounds without the feed-forward; keystream words 0 and 1 are
+  // those plus the constant words "expa" and "nd 3". One block, no cipher
+  // context, no keystream buffer to set up or wipe per record.
+  std::uint8_t h[32];
+  crypto::hchacha20(h, chacha_key_.span(), sample);
+  const std::uint32_t w0 = load_le32(h) + 0x61707865u;
+  const std::uint32_t w1 = load_le32(h + 4) + 0x3320646eu;
+  for (std::size_t i = 0; i < 4; ++i) out[i] = static_cast<std::uint8_t>(w0 >> (8 * i));
+  out[4] = static_cast<std::uint8_t>(w1);
+  crypto::ct::wipe(h, sizeof h);
 }
 
 void header_protection::wipe() noexcept {

@@ -3,12 +3,14 @@
 #include "detail/replay.hpp"
 
 #include <algorithm>
+#include <bit>
 
 namespace sealwire::record::datagram::detail {
 
 void replay_window::reset(std::size_t size) {
   size_ = size;
-  bits_.assign(size / 64, 0);
+  mask_ = std::bit_ceil(static_cast<std::uint64_t>(size)) - 1;
+  bits_.assign((mask_ + 1) / 64, 0);
   next_ = 0;
 }
 
@@ -21,17 +23,17 @@ bool replay_window::acceptable(std::uint64_t seq) const noexcept {
 void replay_window::mark(std::uint64_t seq) noexcept {
   if (seq >= next_) {
     // Slide: the positions of next_ .. seq now stand for new numbers.
-    if (seq - next_ >= size_) {
+    if (seq - next_ > mask_) {
       std::fill(bits_.begin(), bits_.end(), 0);
     } else {
       for (std::uint64_t s = next_; s <= seq; ++s) {
-        const std::uint64_t i = s % size_;
+        const std::uint64_t i = s & mask_;
         bits_[i / 64] &= ~(std::uint64_t{1} << (i % 64));
       }
     }
     next_ = seq + 1;
   }
-  const std::uint64_t i = seq % size_;
+  const std::uint64_t i = seq & mask_;
   bits_[i / 64] |= std::uint64_t{1} << (i % 64);
 }
 

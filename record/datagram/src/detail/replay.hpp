@@ -10,11 +10,13 @@
 namespace sealwire::record::datagram::detail {
 
 // replay_window remembers which of the last `size` sequence numbers up to
-// the largest verified one were received: a ring of bits indexed by
-// seq mod size.
+// the largest verified one were received: a ring of bits indexed by seq
+// mod the ring's capacity, `size` rounded up to a power of two (a mask, not
+// a division, per record; a number within the window never shares its bit
+// with a later one, which is at least a capacity ahead).
 class replay_window {
  public:
-  // reset empties the window and sets its size (a multiple of 64).
+  // reset empties the window and sets its size (a multiple of 64, at most 2^31).
   void reset(std::size_t size);
   // acceptable: seq is newer than everything seen, or within the window
   // and not seen yet.
@@ -26,11 +28,12 @@ class replay_window {
 
  private:
   [[nodiscard]] bool bit(std::uint64_t seq) const noexcept {
-    const std::uint64_t i = seq % size_;
+    const std::uint64_t i = seq & mask_;
     return (bits_[i / 64] >> (i % 64) & 1) != 0;
   }
   std::vector<std::uint64_t> bits_;
   std::uint64_t size_ = 64;
+  std::uint64_t mask_ = 63;  // ring capacity - 1
   std::uint64_t next_ = 0;
 };
 

@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -44,7 +45,8 @@ struct config {
   // least time between two key updates of the sender (9.4).
   std::chrono::milliseconds previous_epoch_lifetime{3000};
   // key_update_after: records sealed in one epoch before the sender starts
-  // the next by itself (1 to 2^48).
+  // the next by itself (1 to 2^48), no sooner than previous_epoch_lifetime
+  // after the last epoch change (9.4, 9.6).
   std::uint64_t key_update_after = std::uint64_t{1} << 32;
   // integrity_limit lowers the AEAD's limit of records failing
   // authentication per key (2^36, RFC 9147 4.5.3); 0 keeps it. A test hook,
@@ -131,30 +133,40 @@ class SEALWIRE_API channel {
   [[nodiscard]] std::size_t max_message_size() const noexcept;
 
   // seal writes a datagram carrying `msg` to `out` and returns its length.
-  // Errors: message_too_large, buffer_too_small (nothing sealed; sequence
-  // numbers unchanged), integrity_limit_reached, bad_state.
-  [[nodiscard]] result<std::size_t> seal(std::span<std::uint8_t> out, bytes_view msg) noexcept;
+  // `now` (the clock when not given, read only then) drives the automatic
+  // key updates (9.6): one due at key_update_after records waits until as
+  // long after the last update as update_keys would (the epoch goes on
+  // meanwhile). Errors: message_too_large, buffer_too_small,
+  // update_too_soon (a record would cross a hard key limit, the AEAD's
+  // blocks or 2^48 records, sooner than the next epoch may start: retry
+  // later), integrity_limit_reached, bad_state; on any error nothing is
+  // sealed and the sequence numbers are unchanged.
+  [[nodiscard]] result<std::size_t> seal(std::span<std::uint8_t> out, bytes_view msg,
+                                         std::optional<clock::time_point> now = std::nullopt) noexcept;
   // seal (several) writes one datagram with one record per message, in
   // order; all or nothing, errors as above. An empty list writes nothing.
-  [[nodiscard]] result<std::size_t> seal(std::span<std::uint8_t> out, std::span<const bytes_view> msgs) noexcept;
+  [[nodiscard]] result<std::size_t> seal(std::span<std::uint8_t> out, std::span<const bytes_view> msgs,
+                                         std::optional<clock::time_point> now = std::nullopt) noexcept;
 
   // update_keys starts the next epoch of the sending direction (a key
   // update, 9.1); the peer follows when it opens the first record of it.
   // Errors: update_too_soon within previous_epoch_lifetime of the last
-  // update (the first update may come at any time), the sticky failure.
+  // update, asked for or automatic (the first may come at any time), the
+  // sticky failure.
   [[nodiscard]] result<void> update_keys(clock::time_point now = clock::now()) noexcept;
 
   // ---- receiving ----
 
   // open decrypts `datagram` in place and appends the verified messages to
   // `out` (spans into `datagram`, in arrival order), returning how many it
-  // appended. `now` drives the previous epoch's lifetime. Errors:
+  // appended. `now` drives the previous epoch's lifetime (the clock when
+  // not given, read only while a previous epoch is held or one is followed). Errors:
   // integrity_limit_reached (sticky; messages of records before the one
   // that crossed the limit are still appended; the receiving keys are wiped
   // at once, the sending keys by the next seal or update_keys), bad_state. Only appending to
   // `out` may throw (std::bad_alloc).
   [[nodiscard]] result<std::size_t> open(std::span<std::uint8_t> datagram, std::vector<message>& out,
-                                         clock::time_point now = clock::now());
+                                         std::optional<clock::time_point> now = std::nullopt);
 
   // ---- state ----
 
