@@ -684,7 +684,7 @@ result<std::size_t> aead_opener::update(std::span<std::uint8_t> out, bytes_view 
       // the piece; for 100-byte pieces a second call through the cipher and
       // MAC drivers cost more than the copy.
       std::uint8_t joined[aead_tag_size + small_piece];
-      std::memcpy(joined, s.held, from_held);
+      detail::copy_small(joined, s.held, from_held);  // a variable-length memcpy inlined as rep movs cost more
       std::memcpy(joined + from_held, in.data(), from_in);
       core.decrypt(out.data(), joined, release);
     } else {
