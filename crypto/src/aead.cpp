@@ -269,6 +269,11 @@ void aead_core::encrypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n
 
 void aead_core::decrypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept {
   if (is_aes_gcm(alg)) return gcm_decrypt(gcm, out, in, n);
+  if (n <= chunk) {  // a piece: one MAC update and one XOR, no chunking
+    mac.update({in, n});
+    static_cast<void>(stream_xor(cipher, out, in, n));
+    return;
+  }
   for (std::size_t c = first_chunk(cipher, n); n != 0; c = std::min(n, chunk)) {
     mac.update({in, c});  // before the (possibly in-place) decryption overwrites it
     crypt(out, in, c);
@@ -660,7 +665,7 @@ result<std::size_t> aead_opener::update(std::span<std::uint8_t> out, bytes_view 
   const std::size_t release = output_size(in.size());
   if (out.size() < release) return crypto_errc::buffer_too_small;
   if (release > core.max_text - core.text_len) return fail(s, crypto_errc::message_too_long);
-  core.begin_text();
+  if (core.phase == detail::aead_phase::aad) core.begin_text();
 
   if (s.position == tag_position::detached) {
     SEALWIRE_EXPECTS(same_or_disjoint(out.data(), in.data(), in.size()));

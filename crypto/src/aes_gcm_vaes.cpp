@@ -281,17 +281,45 @@ void gcm_decrypt_lag_x16_vaes(gcm_key& k, std::uint32_t ctr, std::uint8_t* out, 
 }
 
 // Text through the unit's buffers in one pass: out = in ^ ks, and `keep`
-// gets the ciphertext (in when decrypting, out when encrypting), 64 bytes a
-// register with a byte mask on the last. Each register is loaded before it
-// is stored, so out may equal in.
+// gets the ciphertext (in when decrypting, out when encrypting), a register
+// at a time with the last register overlapping the one before (loaded before
+// anything is stored, so out may equal in). Masked byte loads and stores
+// measured slower here than the overlap.
+template <class V, class Load, class Store, class Xor>
+inline void xor_keep_by(std::uint8_t* out, std::uint8_t* keep, const std::uint8_t* in, const std::uint8_t* ks,
+                        std::size_t n, bool keep_out, Load load, Store store, Xor x) noexcept {
+  constexpr std::size_t w = sizeof(V);
+  const V last_in = load(in + n - w);
+  const V last_out = x(last_in, load(ks + n - w));
+  for (std::size_t i = 0; i + w <= n; i += w) {
+    const V a = load(in + i);
+    const V b = x(a, load(ks + i));
+    store(keep + i, keep_out ? b : a);
+    store(out + i, b);
+  }
+  store(keep + n - w, keep_out ? last_out : last_in);
+  store(out + n - w, last_out);
+}
+
 void gcm_xor_keep_avx512(std::uint8_t* out, std::uint8_t* keep, const std::uint8_t* in, const std::uint8_t* ks,
                          std::size_t n, bool keep_out) noexcept {
-  for (std::size_t i = 0; i < n; i += 64) {
-    const __mmask64 m = n - i >= 64 ? ~__mmask64{0} : (__mmask64{1} << (n - i)) - 1;
-    const __m512i x = _mm512_maskz_loadu_epi8(m, in + i);
-    const __m512i y = _mm512_xor_si512(x, _mm512_maskz_loadu_epi8(m, ks + i));
-    _mm512_mask_storeu_epi8(keep + i, m, keep_out ? y : x);
-    _mm512_mask_storeu_epi8(out + i, m, y);
+  if (n >= 64) {
+    xor_keep_by<__m512i>(
+        out, keep, in, ks, n, keep_out, [](const std::uint8_t* p) { return _mm512_loadu_si512(p); },
+        [](std::uint8_t* p, __m512i v) { _mm512_storeu_si512(p, v); },
+        [](__m512i a, __m512i b) { return _mm512_xor_si512(a, b); });
+  } else if (n >= 16) {
+    xor_keep_by<__m128i>(
+        out, keep, in, ks, n, keep_out,
+        [](const std::uint8_t* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); },
+        [](std::uint8_t* p, __m128i v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v); },
+        [](__m128i a, __m128i b) { return _mm_xor_si128(a, b); });
+  } else {
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint8_t a = in[i], b = static_cast<std::uint8_t>(a ^ ks[i]);
+      keep[i] = keep_out ? b : a;
+      out[i] = b;
+    }
   }
 }
 
