@@ -46,8 +46,12 @@ constexpr std::size_t chunk = 4096;
 // The trailing-tag opener joins the held-back bytes and pieces up to this
 // size (a TCP segment's 1448 bytes fit) into one call (see
 // aead_opener::update): copying a piece costs less than a second pass
-// through the cipher and MAC drivers.
+// through the cipher and MAC drivers. AES-GCM joins only pieces up to
+// gcm_small_piece: larger ones go straight from the input to its lagged
+// kernels after a 16-byte call for the held bytes (the copy of a 1448-byte
+// piece cost more than that call).
 constexpr std::size_t small_piece = 1536;
+constexpr std::size_t gcm_small_piece = 512;
 
 // same_or_disjoint: the bytes written [out, out + out_n) and the bytes read
 // [in, in + in_n) either start at the same place or do not overlap.
@@ -269,6 +273,11 @@ void aead_core::encrypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n
 
 void aead_core::decrypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept {
   if (is_aes_gcm(alg)) return gcm_decrypt(gcm, out, in, n);
+  if (n <= chunk) {  // a piece: one MAC update and one XOR, no chunking
+    mac.update({in, n});
+    static_cast<void>(stream_xor(cipher, out, in, n));
+    return;
+  }
   for (std::size_t c = first_chunk(cipher, n); n != 0; c = std::min(n, chunk)) {
     mac.update({in, c});  // before the (possibly in-place) decryption overwrites it
     crypt(out, in, c);
@@ -660,7 +669,7 @@ result<std::size_t> aead_opener::update(std::span<std::uint8_t> out, bytes_view 
   const std::size_t release = output_size(in.size());
   if (out.size() < release) return crypto_errc::buffer_too_small;
   if (release > core.max_text - core.text_len) return fail(s, crypto_errc::message_too_long);
-  core.begin_text();
+  if (core.phase == detail::aead_phase::aad) core.begin_text();
 
   if (s.position == tag_position::detached) {
     SEALWIRE_EXPECTS(same_or_disjoint(out.data(), in.data(), in.size()));
@@ -679,12 +688,12 @@ result<std::size_t> aead_opener::update(std::span<std::uint8_t> out, bytes_view 
   if (!in_place && in.size() >= aead_tag_size) {
     // The common case: every held byte is released and in's last 16 bytes
     // become the new held-back bytes; in is not modified, so copy them last.
-    if (from_in <= small_piece) {
+    if (from_in <= (is_aes_gcm(core.alg) ? gcm_small_piece : small_piece)) {
       // Small pieces: one call over a contiguous copy of the held bytes and
       // the piece; for 100-byte pieces a second call through the cipher and
       // MAC drivers cost more than the copy.
       std::uint8_t joined[aead_tag_size + small_piece];
-      std::memcpy(joined, s.held, from_held);
+      detail::copy_small(joined, s.held, from_held);  // a variable-length memcpy inlined as rep movs cost more
       std::memcpy(joined + from_held, in.data(), from_in);
       core.decrypt(out.data(), joined, release);
     } else {

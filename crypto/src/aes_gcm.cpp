@@ -235,6 +235,14 @@ struct gcm_kernels {
   gcm_crypt_fn encrypt_wide, decrypt_wide;
   // Keystream for one wide unit while hashing another, or null.
   void (*ctr_hash_wide)(gcm_key& k, std::uint32_t ctr, std::uint8_t* keystream, const std::uint8_t* hash) noexcept;
+  // Decryption of whole units with each unit hashed a step late, a pending
+  // unit first and the next unit's keystream last (gcm_decrypt_lag_x16_vaes),
+  // or null.
+  void (*decrypt_lag_wide)(gcm_key& k, std::uint32_t ctr, std::uint8_t* out, const std::uint8_t* in,
+                           std::size_t nblocks, const std::uint8_t* pending, std::uint8_t* keystream) noexcept;
+  // out = in ^ ks with the ciphertext kept aside in one pass, or null.
+  void (*xor_keep)(std::uint8_t* out, std::uint8_t* keep, const std::uint8_t* in, const std::uint8_t* ks,
+                   std::size_t n, bool keep_out) noexcept;
 };
 
 constexpr std::size_t wide_blocks = 16;
@@ -242,16 +250,19 @@ constexpr std::size_t wide_blocks = 16;
 constexpr gcm_kernels portable_kernels{"portable",           &aes_expand_portable,  nullptr,
                                        &gcm_ctr_portable,    &gcm_ghash_portable,   &gcm_encrypt_portable,
                                        &gcm_decrypt_portable, nullptr,              nullptr,
-                                       nullptr,              nullptr,               nullptr};
+                                       nullptr,              nullptr,               nullptr,
+                                       nullptr,              nullptr};
 #if SEALWIRE_X86_KERNELS
 static_assert(wide_blocks == gcm_wide_blocks);
 constexpr gcm_kernels aesni_kernels{"aesni+pclmul",    &aes_expand_aesni,  &gcm_powers_clmul, &gcm_ctr_aesni,
                                     &gcm_ghash_clmul,  &gcm_encrypt_aesni, &gcm_decrypt_aesni, nullptr,
-                                    nullptr,           nullptr,            nullptr,            nullptr};
+                                    nullptr,           nullptr,            nullptr,            nullptr,
+                                    nullptr,           nullptr};
 constexpr gcm_kernels vaes_kernels{"vaes+vpclmul",       &aes_expand_aesni,    &gcm_powers_clmul,
                                    &gcm_ctr_aesni,       &gcm_ghash_clmul,     &gcm_encrypt_aesni,
                                    &gcm_decrypt_aesni,   &gcm_ctr_x16_vaes,    &gcm_ghash_x16_vaes,
-                                   &gcm_encrypt_x16_vaes, &gcm_decrypt_x16_vaes, &gcm_ctr_hash_x16_vaes};
+                                   &gcm_encrypt_x16_vaes, &gcm_decrypt_x16_vaes, &gcm_ctr_hash_x16_vaes,
+                                   &gcm_decrypt_lag_x16_vaes, &gcm_xor_keep_avx512};
 #endif
 
 const gcm_kernels& select() noexcept {
@@ -473,6 +484,16 @@ void unit_keystream(const gcm_kernels& ks, gcm_state& st, std::size_t to) noexce
   st.unit_ks_len = static_cast<std::uint16_t>(to);
 }
 
+// lag_units decrypts `blocks` (whole units) from in, hashing `pending` (a
+// completed unit of the buffer, or null) first; with `tail`, the next unit's
+// keystream is generated into the buffer beside the last unit's hash.
+void lag_units(const gcm_kernels& ks, gcm_state& st, std::uint8_t* out, const std::uint8_t* in, std::size_t blocks,
+               bool tail, const std::uint8_t* pending) noexcept {
+  ks.decrypt_lag_wide(st.key, st.ctr, out, in, blocks, pending, tail ? st.unit_ks : nullptr);
+  st.ctr += static_cast<std::uint32_t>(blocks + (tail ? gcm_powers : 0));
+  st.unit_ks_len = tail ? static_cast<std::uint16_t>(unit_bytes) : 0;
+}
+
 // process runs CTR and GHASH over a piece of text. At a unit boundary with
 // no keystream generated ahead, whole units go through the stitched kernels (one pass, AES and GHASH side by
 // side); the rest goes through the unit's buffers: XOR with keystream
@@ -487,10 +508,23 @@ void process(gcm_state& st, bool encrypt, std::uint8_t* out, const std::uint8_t*
   // message); later calls (pieces) the rest of the unit at once.
   const bool ahead = st.calls != 0;
   if (st.calls != 0xff) ++st.calls;
+  // Decrypting pieces with the lagged kernel: a piece's whole units and the
+  // unit it completes are hashed in stitched steps, the last beside the
+  // keystream for the piece's tail (see lag_units).
+  const bool lag = !encrypt && ahead && ks.decrypt_lag_wide != nullptr;
   while (n != 0) {
-    if (st.unit_pos == 0 && st.unit_ks_len == 0 && n >= unit_bytes) {
+    // Two separate 16-bit loads: a merged 32-bit load of both fields just
+    // after the 16-bit store of unit_pos below cannot be forwarded (a stall
+    // per piece).
+    const std::uint16_t pos = st.unit_pos;
+    const std::uint16_t ks_len = st.unit_ks_len;
+    if ((pos | ks_len) == 0 && n >= unit_bytes) {
       const std::size_t blocks = n / unit_bytes * gcm_powers;
-      run_crypt(ks, encrypt, st, out, in, blocks);
+      if (lag) {
+        lag_units(ks, st, out, in, blocks, n != 16 * blocks, nullptr);
+      } else {
+        run_crypt(ks, encrypt, st, out, in, blocks);
+      }
       out += 16 * blocks;
       in += 16 * blocks;
       n -= 16 * blocks;
@@ -500,7 +534,9 @@ void process(gcm_state& st, bool encrypt, std::uint8_t* out, const std::uint8_t*
     const std::size_t end = st.unit_pos + take;
     if (end > st.unit_ks_len) unit_keystream(ks, st, ahead ? unit_bytes : (end + 15) / 16 * 16);
     std::uint8_t* ct = st.unit_ct + st.unit_pos;
-    if (encrypt) {
+    if (ks.xor_keep != nullptr) {
+      ks.xor_keep(out, ct, in, st.unit_ks + st.unit_pos, take, encrypt);
+    } else if (encrypt) {
       xor_bytes(out, in, st.unit_ks + st.unit_pos, take);
       std::memcpy(ct, out, take);
     } else {
@@ -513,7 +549,16 @@ void process(gcm_state& st, bool encrypt, std::uint8_t* out, const std::uint8_t*
     n -= take;
     if (end == unit_bytes) {
       st.unit_pos = 0;
-      if (ahead && n < unit_bytes && ks.ctr_hash_wide != nullptr) {
+      if (lag && n >= unit_bytes) {
+        // The completed unit is hashed beside the first of the piece's
+        // whole units; what is left of the piece (under a unit) finds its
+        // keystream generated beside the last.
+        const std::size_t blocks = n / unit_bytes * gcm_powers;
+        lag_units(ks, st, out, in, blocks, n != 16 * blocks, st.unit_ct);
+        out += 16 * blocks;
+        in += 16 * blocks;
+        n -= 16 * blocks;
+      } else if (ahead && n < unit_bytes && ks.ctr_hash_wide != nullptr) {
         // Pieces, and the next unit will go through the buffers too: hash
         // this unit beside the next unit's keystream, one pass (the
         // stitched kernels' cost rather than two passes'). With a whole

@@ -124,6 +124,51 @@ inline __m128i crypt16_hash16(const ctx& c, __m512i base, std::uint8_t* out, con
   return y;
 }
 
+// The register forms for the lagged decryption below: the text is loaded
+// once into registers and kept there for the next step's hash, so a unit is
+// hashed one step after its AES (out may equal in: nothing is read back).
+
+inline void load16(const std::uint8_t* p, __m512i (&v)[4]) noexcept {
+  for (int g = 0; g < 4; ++g) v[g] = load512(p + 64 * g);
+}
+
+// crypt16_regs writes the 16 counter blocks from base XOR `text` to out.
+inline void crypt16_regs(const ctx& c, __m512i base, std::uint8_t* out, const __m512i (&text)[4]) noexcept {
+  __m512i b[4];
+  start16(c, base, b);
+  for (std::uint32_t r = 1; r < c.rounds; ++r) round16(b, c.rk[r]);
+  for (int g = 0; g < 4; ++g) store512(out + 64 * g, _mm512_xor_si512(_mm512_aesenclast_epi128(b[g], c.rk[c.rounds]), text[g]));
+}
+
+// crypt16_hash16_regs is crypt16_regs with 16 blocks of `hash` (as loaded,
+// the first with y added) absorbed beside the AES rounds.
+inline __m128i crypt16_hash16_regs(const ctx& c, __m512i base, std::uint8_t* out, const __m512i (&text)[4],
+                                   const __m512i (&hash)[4], __m128i y) noexcept {
+  __m512i b[4];
+  start16(c, base, b);
+  __m512i lo = _mm512_setzero_si512(), mid = lo, hi = lo;
+  for (int g = 0; g < 4; ++g) {
+    round16(b, c.rk[2 * g + 1]);
+    __m512i x = _mm512_shuffle_epi8(hash[g], c.bswap);
+    if (g == 0) x = _mm512_xor_si512(x, _mm512_zextsi128_si512(y));
+    mul_acc(x, c.pw[g], lo, mid, hi);
+    round16(b, c.rk[2 * g + 2]);
+  }
+  for (std::uint32_t r = 9; r < c.rounds; ++r) round16(b, c.rk[r]);
+  for (int g = 0; g < 4; ++g) store512(out + 64 * g, _mm512_xor_si512(_mm512_aesenclast_epi128(b[g], c.rk[c.rounds]), text[g]));
+  return reduce(lo, mid, hi);
+}
+
+inline __m128i hash16_regs(const ctx& c, __m128i y, const __m512i (&hash)[4]) noexcept {
+  __m512i lo = _mm512_setzero_si512(), mid = lo, hi = lo;
+  for (int g = 0; g < 4; ++g) {
+    __m512i x = _mm512_shuffle_epi8(hash[g], c.bswap);
+    if (g == 0) x = _mm512_xor_si512(x, _mm512_zextsi128_si512(y));
+    mul_acc(x, c.pw[g], lo, mid, hi);
+  }
+  return reduce(lo, mid, hi);
+}
+
 inline __m128i load_y(const gcm_key& k) noexcept {
   return _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(k.y)), bswap_mask());
 }
@@ -193,6 +238,89 @@ void gcm_decrypt_x16_vaes(gcm_key& k, std::uint32_t ctr, std::uint8_t* out, cons
     base = _mm512_add_epi32(base, lane_add(16));
   }
   store_y(k, y);
+}
+
+// The decryption of pieces (see gcm_state): each 16-block unit is hashed in
+// the step after its AES, beside the next unit's rounds, so that a unit of
+// earlier pieces waiting in the driver's buffer (`pending`) and the keystream
+// the next piece starts with both ride along a stitched step rather than
+// costing a pass of their own.
+void gcm_decrypt_lag_x16_vaes(gcm_key& k, std::uint32_t ctr, std::uint8_t* out, const std::uint8_t* in,
+                              std::size_t nblocks, const std::uint8_t* pending, std::uint8_t* keystream) noexcept {
+  ctx c;
+  load_ctx(k, c, true);
+  __m512i base = counter_base(k, ctr);
+  __m128i y = load_y(k);
+  __m512i held[4];
+  bool have = pending != nullptr;
+  if (have) load16(pending, held);
+  for (; nblocks >= 16; nblocks -= 16, in += 256, out += 256) {
+    __m512i text[4];
+    load16(in, text);
+    if (have) {
+      y = crypt16_hash16_regs(c, base, out, text, held, y);
+    } else {
+      crypt16_regs(c, base, out, text);
+    }
+    for (int g = 0; g < 4; ++g) held[g] = text[g];
+    have = true;
+    base = _mm512_add_epi32(base, lane_add(16));
+  }
+  if (keystream != nullptr) {
+    const __m512i z = _mm512_setzero_si512();
+    const __m512i zeros[4] = {z, z, z, z};
+    if (have) {
+      y = crypt16_hash16_regs(c, base, keystream, zeros, held, y);
+    } else {
+      crypt16_regs(c, base, keystream, zeros);
+    }
+  } else if (have) {
+    y = hash16_regs(c, y, held);
+  }
+  store_y(k, y);
+}
+
+// Text through the unit's buffers in one pass: out = in ^ ks, and `keep`
+// gets the ciphertext (in when decrypting, out when encrypting), a register
+// at a time with the last register overlapping the one before (loaded before
+// anything is stored, so out may equal in). Masked byte loads and stores
+// measured slower here than the overlap.
+template <class V, class Load, class Store, class Xor>
+inline void xor_keep_by(std::uint8_t* out, std::uint8_t* keep, const std::uint8_t* in, const std::uint8_t* ks,
+                        std::size_t n, bool keep_out, Load load, Store store, Xor x) noexcept {
+  constexpr std::size_t w = sizeof(V);
+  const V last_in = load(in + n - w);
+  const V last_out = x(last_in, load(ks + n - w));
+  for (std::size_t i = 0; i + w <= n; i += w) {
+    const V a = load(in + i);
+    const V b = x(a, load(ks + i));
+    store(keep + i, keep_out ? b : a);
+    store(out + i, b);
+  }
+  store(keep + n - w, keep_out ? last_out : last_in);
+  store(out + n - w, last_out);
+}
+
+void gcm_xor_keep_avx512(std::uint8_t* out, std::uint8_t* keep, const std::uint8_t* in, const std::uint8_t* ks,
+                         std::size_t n, bool keep_out) noexcept {
+  if (n >= 64) {
+    xor_keep_by<__m512i>(
+        out, keep, in, ks, n, keep_out, [](const std::uint8_t* p) { return _mm512_loadu_si512(p); },
+        [](std::uint8_t* p, __m512i v) { _mm512_storeu_si512(p, v); },
+        [](__m512i a, __m512i b) { return _mm512_xor_si512(a, b); });
+  } else if (n >= 16) {
+    xor_keep_by<__m128i>(
+        out, keep, in, ks, n, keep_out,
+        [](const std::uint8_t* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); },
+        [](std::uint8_t* p, __m128i v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v); },
+        [](__m128i a, __m128i b) { return _mm_xor_si128(a, b); });
+  } else {
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint8_t a = in[i], b = static_cast<std::uint8_t>(a ^ ks[i]);
+      keep[i] = keep_out ? b : a;
+      out[i] = b;
+    }
+  }
 }
 
 }  // namespace sealwire::crypto::detail

@@ -45,7 +45,8 @@ constexpr stream_kernels avx512_kernels{"avx512",
                                          {8, &chacha_blocks_x8_avx2},
                                          {4, &chacha_blocks_x4_avx512},
                                          {1, &chacha_blocks_portable}},
-                                        16};
+                                        16,
+                                        &xor_bytes_avx512};
 #endif
 
 }  // namespace

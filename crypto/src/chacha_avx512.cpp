@@ -3,7 +3,9 @@
 // sixteen blocks per register), and four blocks quarter-round parallel (one
 // block per 128-bit lane, its four rows in four registers), for the runs of
 // 4-15 blocks that are too short for the wide kernel.
+#include "detail/bytes.hpp"
 #include "detail/chacha_core.hpp"
+#include "detail/kernels.hpp"
 #include "detail/vec_avx512.hpp"
 
 namespace sealwire::crypto::detail {
@@ -50,6 +52,18 @@ void chacha_blocks_x4_avx512(const std::uint32_t w[16], std::uint64_t counter, s
       _mm512_storeu_si512(out + 64 * l, _mm512_xor_si512(_mm512_loadu_si512(in + 64 * l), blk[l]));
     }
   }
+}
+
+// Text XOR keystream generated ahead: whole 64-byte registers, the last 64
+// bytes loaded before anything is stored and written last (they overlap the
+// register before when n is not a multiple of 64), as bytes.hpp's xor_bytes
+// does 16 bytes at a time.
+void xor_bytes_avx512(std::uint8_t* out, const std::uint8_t* a, const std::uint8_t* b, std::size_t n) noexcept {
+  if (n < 64) return xor_bytes(out, a, b, n);
+  const __m512i last = _mm512_xor_si512(_mm512_loadu_si512(a + n - 64), _mm512_loadu_si512(b + n - 64));
+  for (std::size_t i = 0; i + 64 <= n; i += 64)
+    _mm512_storeu_si512(out + i, _mm512_xor_si512(_mm512_loadu_si512(a + i), _mm512_loadu_si512(b + i)));
+  _mm512_storeu_si512(out + n - 64, last);
 }
 
 }  // namespace sealwire::crypto::detail

@@ -42,7 +42,8 @@ constexpr stream_kernels avx512_kernels{"avx512",
                                          {8, &salsa_blocks_x8_avx2},
                                          {4, &salsa_blocks_x4_sse41},
                                          {1, &salsa_blocks_portable}},
-                                        16};
+                                        16,
+                                        &xor_bytes_avx512};
 #endif
 
 }  // namespace

@@ -76,10 +76,18 @@ void refill(const stream_kernels& ks, stream_state& st, std::size_t need) noexce
   if (!have_blocks(st, blocks)) blocks = st.last_counter - st.counter + 1;  // never past the limit
   run_kernels(ks, st, st.ks, zeros, static_cast<std::size_t>(blocks));
   st.ks_pos = 0;
+  st.xr = ks.xr;
   st.ks_len = static_cast<std::uint16_t>(64 * blocks);
   st.ks_high = std::max(st.ks_high, st.ks_len);
   st.buffered_blocks = static_cast<std::uint32_t>(std::min<std::uint64_t>(st.buffered_blocks + blocks, 1u << 30));
   st.lookahead = static_cast<std::uint8_t>(std::clamp<std::uint64_t>(st.buffered_blocks, 1, ks.batch));
+}
+
+// xor_buffered XORs n bytes of in with the buffered keystream at `ks`.
+inline void xor_buffered(const stream_state& st, std::uint8_t* out, const std::uint8_t* in, const std::uint8_t* ks,
+                         std::size_t n) noexcept {
+  if (st.xr != nullptr && n >= 64) return st.xr(out, in, ks, n);
+  xor_bytes(out, in, ks, n);
 }
 
 }  // namespace
@@ -91,6 +99,7 @@ void stream_wipe(stream_state& st) noexcept {
   st.ks_pos = st.ks_len = st.ks_high = 0;
   st.buffered_blocks = 0;
   st.lookahead = 1;
+  st.xr = nullptr;
   st.rounds = 0;
   st.family = stream_family::chacha;
   st.exhausted = false;
@@ -107,13 +116,13 @@ void stream_start(stream_state& st, std::uint64_t first) noexcept {
 result<void> stream_xor(stream_state& st, std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept {
   const std::size_t buffered = static_cast<std::size_t>(st.ks_len - st.ks_pos);
   if (n <= buffered) {  // the common case for small pieces
-    xor_bytes(out, in, st.ks + st.ks_pos, n);
+    xor_buffered(st, out, in, st.ks + st.ks_pos, n);
     st.ks_pos = static_cast<std::uint16_t>(st.ks_pos + n);
     return {};
   }
   if (!have_blocks(st, (n - buffered + 63) / 64)) return crypto_errc::counter_exhausted;
 
-  xor_bytes(out, in, st.ks + st.ks_pos, buffered);
+  xor_buffered(st, out, in, st.ks + st.ks_pos, buffered);
   out += buffered;
   in += buffered;
   n -= buffered;
@@ -135,7 +144,7 @@ result<void> stream_xor(stream_state& st, std::uint8_t* out, const std::uint8_t*
   }
   if (n != 0) {
     refill(ks, st, n);
-    xor_bytes(out, in, st.ks, n);
+    xor_buffered(st, out, in, st.ks, n);
     st.ks_pos = static_cast<std::uint16_t>(n);
   }
   return {};

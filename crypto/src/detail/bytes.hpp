@@ -94,7 +94,7 @@ static inline void xor_bytes(std::uint8_t* out, const std::uint8_t* a, const std
   for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<std::uint8_t>(a[i] ^ b[i]);
 }
 
-// copy_small copies n < 16 bytes with at most two overlapping moves per size
+// copy_small copies n <= 16 bytes with at most two overlapping moves per size
 // class instead of a call into the C library (partial blocks, held-back tags).
 static inline void copy_small(std::uint8_t* dst, const std::uint8_t* src, std::size_t n) noexcept {
   if (n >= 8) {

@@ -58,6 +58,19 @@ void gcm_encrypt_x16_vaes(gcm_key& k, std::uint32_t ctr, std::uint8_t* out, cons
 void gcm_ctr_hash_x16_vaes(gcm_key& k, std::uint32_t ctr, std::uint8_t* keystream, const std::uint8_t* hash) noexcept;
 void gcm_decrypt_x16_vaes(gcm_key& k, std::uint32_t ctr, std::uint8_t* out, const std::uint8_t* in,
                           std::size_t nblocks) noexcept;
+// gcm_decrypt_lag_x16_vaes decrypts nblocks (a multiple of 16, maybe 0)
+// from counter ctr, hashing each unit of 16 blocks one step later beside the
+// next unit's AES: first the 16 blocks at `pending` (earlier ciphertext, or
+// null for none), and the last unit of in beside 16 blocks of keystream from
+// counter ctr + nblocks written to `keystream` (or alone when it is null).
+// in may equal out; pending and keystream overlap neither.
+// gcm_xor_keep_avx512 writes in ^ ks to out and the ciphertext (out when
+// keep_out, else in) to keep, for n bytes; out may equal in, keep overlaps
+// neither.
+void gcm_xor_keep_avx512(std::uint8_t* out, std::uint8_t* keep, const std::uint8_t* in, const std::uint8_t* ks,
+                         std::size_t n, bool keep_out) noexcept;
+void gcm_decrypt_lag_x16_vaes(gcm_key& k, std::uint32_t ctr, std::uint8_t* out, const std::uint8_t* in,
+                              std::size_t nblocks, const std::uint8_t* pending, std::uint8_t* keystream) noexcept;
 #endif
 
 }  // namespace sealwire::crypto::detail

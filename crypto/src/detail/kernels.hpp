@@ -17,6 +17,11 @@ namespace sealwire::crypto::detail {
 using stream_blocks_fn = void (*)(const std::uint32_t words[16], std::uint64_t counter, std::uint8_t* out,
                                   const std::uint8_t* in, std::size_t nblocks, unsigned rounds) noexcept;
 
+// stream_xor_fn writes a ^ b to out for n bytes (out equals a or overlaps
+// neither input).
+using stream_xor_fn = void (*)(std::uint8_t* out, const std::uint8_t* a, const std::uint8_t* b,
+                               std::size_t n) noexcept;
+
 struct stream_kernel {
   std::size_t width;
   stream_blocks_fn fn;
@@ -30,6 +35,9 @@ struct stream_kernels {
   std::string_view name;
   stream_kernel k[4];
   std::size_t batch;
+  // XOR of text with keystream generated ahead (see stream_state::xr), or
+  // null for the portable xor_bytes.
+  stream_xor_fn xr = nullptr;
 };
 
 // The kernel sets for the current CPU level (read at each call).
@@ -59,6 +67,9 @@ void chacha_blocks_x4_avx512(const std::uint32_t words[16], std::uint64_t counte
                              const std::uint8_t* in, std::size_t nblocks, unsigned rounds) noexcept;
 void chacha_blocks_x16_avx512(const std::uint32_t words[16], std::uint64_t counter, std::uint8_t* out,
                               const std::uint8_t* in, std::size_t nblocks, unsigned rounds) noexcept;
+// xor_bytes_avx512: a stream_xor_fn 64 bytes at a time (AVX-512F only), for
+// the keystream generated ahead of pieces (chacha_avx512.cpp).
+void xor_bytes_avx512(std::uint8_t* out, const std::uint8_t* a, const std::uint8_t* b, std::size_t n) noexcept;
 
 void salsa_blocks_x4_sse41(const std::uint32_t words[16], std::uint64_t counter, std::uint8_t* out,
                            const std::uint8_t* in, std::size_t nblocks, unsigned rounds) noexcept;

@@ -30,6 +30,9 @@ inline constexpr std::size_t stream_buffer_blocks = 16;
 struct stream_state {
   alignas(64) std::uint8_t ks[64 * stream_buffer_blocks];  // keystream generated ahead
   std::uint32_t words[16] = {};
+  // The XOR for text against buffered keystream, set by each refill from the
+  // kernel set that generated it (null: bytes.hpp's xor_bytes).
+  void (*xr)(std::uint8_t* out, const std::uint8_t* a, const std::uint8_t* b, std::size_t n) noexcept = nullptr;
   std::uint64_t counter = 0;       // next block to generate
   std::uint64_t counter_base = 0;  // the counter value of logical block 0
   std::uint64_t last_counter = 0;  // highest block counter the variant allows
