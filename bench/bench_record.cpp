@@ -84,6 +84,20 @@ void pump(connection& from, connection& to) {
   from.consume(p.size());
 }
 
+// measure_handshake: one whole handshake per iteration, both sides in this
+// thread, with the given configurations.
+void measure_handshake(benchmark::State& st, std::shared_ptr<const record::client_config> cc,
+                       std::shared_ptr<const record::server_config> sc) {
+  measure(st, 0, [&] {
+    auto c = *connection::client(cc);
+    auto s = *connection::server(sc);
+    pump(c, s);
+    pump(s, c);
+    pump(c, s);
+    benchmark::DoNotOptimize(s.handshake_complete());
+  });
+}
+
 endpoints connected(record::record_aead aead = record::record_aead::chacha20_poly1305) {
   endpoints e{*connection::client(client_config(aead)), *connection::server(server_config())};
   pump(e.client, e.server);
@@ -182,16 +196,7 @@ void register_sans_io() {
         scfg->require_client_auth = true;
         scfg->accept_any_client_key = true;
       }
-      const std::shared_ptr<const record::client_config> cc = ccfg;
-      const std::shared_ptr<const record::server_config> sc = scfg;
-      measure(st, 0, [&] {
-        auto c = *connection::client(cc);
-        auto s = *connection::server(sc);
-        pump(c, s);
-        pump(s, c);
-        pump(c, s);
-        benchmark::DoNotOptimize(s.handshake_complete());
-      });
+      measure_handshake(st, ccfg, scfg);
     });
   }
 
@@ -208,16 +213,7 @@ void register_sans_io() {
         scfg->require_client_auth = true;
         scfg->accept_any_client_key = true;
       }
-      const std::shared_ptr<const record::client_config> cc = ccfg;
-      const std::shared_ptr<const record::server_config> sc = scfg;
-      measure(st, 0, [&] {
-        auto c = *connection::client(cc);
-        auto s = *connection::server(sc);
-        pump(c, s);
-        pump(s, c);
-        pump(c, s);
-        benchmark::DoNotOptimize(s.handshake_complete());
-      });
+      measure_handshake(st, ccfg, scfg);
     });
     // What it is made of: the client's ephemeral key generation, HPKE
     // sender setups (each a key generation and a DH) to the server's static

@@ -4,8 +4,10 @@
 
 #include "harness.hpp"
 
+#include <algorithm>
 #include <iterator>
 #include <optional>
+#include <vector>
 
 namespace sealwire::fuzz {
 
@@ -57,5 +59,45 @@ struct hpke_parties {
     return o;
   }
 };
+
+// hpke_input: the rest of a fuzz input after its header, cut into enc, info
+// and aad of the lengths the header chose (each clipped to what is left)
+// and the ciphertext (all that remains).
+struct hpke_input {
+  std::span<const std::uint8_t> enc, info, aad, ct;
+};
+
+[[nodiscard]] inline hpke_input split_hpke_input(std::span<const std::uint8_t> rest, std::size_t enc_len,
+                                                 std::size_t info_len, std::size_t aad_len) {
+  auto take = [&](std::size_t n) {
+    n = std::min(n, rest.size());
+    auto v = rest.first(n);
+    rest = rest.subspan(n);
+    return v;
+  };
+  hpke_input in;
+  in.enc = take(enc_len);
+  in.info = take(info_len);
+  in.aad = take(aad_len);
+  in.ct = rest;
+  return in;
+}
+
+// open_checked: what both HPKE targets do with a recipient context they set
+// up: export (export-only suites; it must succeed), or open the ciphertext
+// and check that a failed open left no plaintext behind.
+inline void open_checked(hpke::recipient_context& rc, const hpke_input& in, bool export_only) {
+  if (export_only) {
+    std::uint8_t exported[32];
+    if (!rc.export_secret(exported, in.aad)) fatal("export from a valid context failed");
+    return;
+  }
+  std::vector<std::uint8_t> out(in.ct.size() + 1, 0xa5);
+  auto r = rc.open(out, in.ct, associated_data(in.aad));
+  if (!r && in.ct.size() >= 16) {
+    for (std::size_t i = 0; i < in.ct.size() - 16; ++i)
+      if (out[i] != 0) fatal("a failed open left plaintext in the output");
+  }
+}
 
 }  // namespace sealwire::fuzz

@@ -7,6 +7,7 @@
 #include <sealwire/crypto/x25519.hpp>
 #include <sealwire/crypto/xwing.hpp>
 
+#include "formats.hpp"
 #include "vectors.hpp"
 
 using namespace sealwire;
@@ -24,13 +25,10 @@ bytes decaps(const xwing::decapsulation_key& dk, std::span<const std::uint8_t> c
 
 TEST(XWing, DraftVectors) {
   SEALWIRE_REQUIRE_VECTOR(path, "pq/xwing-test-vectors.json");
-  const auto j = test::load_json(path);
-  ASSERT_EQ(j.size(), 3u);
-  for (const auto& t : j) {
-    const bytes seed = hex(t["seed"].get<std::string>()), eseed = hex(t["eseed"].get<std::string>());
-    const bytes pk = hex(t["pk"].get<std::string>()), ct = hex(t["ct"].get<std::string>());
-    const bytes ss = hex(t["ss"].get<std::string>());
-    EXPECT_EQ(hex(t["sk"].get<std::string>()), seed);
+  const auto vectors = test::read_xwing_vectors(path);
+  ASSERT_EQ(vectors.size(), 3u);
+  for (const auto& [seed, sk, eseed, pk, ct, ss] : vectors) {
+    EXPECT_EQ(sk, seed);
     const auto dk = xwing::decapsulation_key::from_seed(seed).value();
     EXPECT_EQ(bytes(dk.encapsulation_key().begin(), dk.encapsulation_key().end()), pk);
     EXPECT_EQ(bytes(dk.seed().begin(), dk.seed().end()), seed);

@@ -11,6 +11,7 @@
 #include <sealwire/hpke/hpke.hpp>
 
 #include "detail/kem.hpp"
+#include "formats.hpp"
 #include "vectors.hpp"
 
 #include <string>
@@ -114,12 +115,10 @@ TEST(HpkePq, DeriveKeyPairIsTheDraftsLabeledDerive) {
 // recovers ss.
 TEST(HpkePq, XWingDraftVectorsThroughHpke) {
   SEALWIRE_REQUIRE_VECTOR(path, "pq/xwing-test-vectors.json");
-  const auto j = test::load_json(path);
-  ASSERT_EQ(j.size(), 3u);
-  for (const auto& t : j) {
-    const bytes seed = hex(t["seed"].get<std::string>()), eseed = hex(t["eseed"].get<std::string>());
-    const bytes pk = hex(t["pk"].get<std::string>()), ct = hex(t["ct"].get<std::string>());
-    const bytes ss = hex(t["ss"].get<std::string>());
+  const auto vectors = test::read_xwing_vectors(path);
+  ASSERT_EQ(vectors.size(), 3u);
+  for (const auto& [seed, sk_hex, eseed, pk, ct, ss] : vectors) {
+    EXPECT_EQ(sk_hex, seed);
     const auto sk = private_key::from(kem_id::xwing, seed).value();
     EXPECT_EQ(to_vec(sk.public_key().bytes()), pk);
     const auto pub = public_key::from(kem_id::xwing, pk).value();

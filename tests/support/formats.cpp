@@ -244,4 +244,13 @@ std::vector<strombergson_vector> parse_strombergson(const std::string& text) {
   return out;
 }
 
+std::vector<xwing_vector> read_xwing_vectors(const std::filesystem::path& p) {
+  std::vector<xwing_vector> out;
+  for (const auto& t : load_json(p)) {
+    auto field = [&](const char* k) { return hex(t.at(k).get<std::string>()); };
+    out.push_back({field("seed"), field("sk"), field("eseed"), field("pk"), field("ct"), field("ss")});
+  }
+  return out;
+}
+
 }  // namespace sealwire::test

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Parsers for the third-party vector formats in tests/vectors/stream:
-// Botan .vec, Crypto++ TestVectors text, ECRYPT eSTREAM, Strombergson ChaCha.
+// Botan .vec, Crypto++ TestVectors text, ECRYPT eSTREAM, Strombergson ChaCha;
+// and the X-Wing draft's JSON vectors (tests/vectors/pq).
 #pragma once
 
 #include "vectors.hpp"
@@ -59,5 +60,11 @@ struct strombergson_vector {
   bytes block0, block1;
 };
 [[nodiscard]] std::vector<strombergson_vector> parse_strombergson(const std::string& text);
+
+// xwing_vector is one case of pq/xwing-test-vectors.json (hex fields decoded).
+struct xwing_vector {
+  bytes seed, sk, eseed, pk, ct, ss;
+};
+[[nodiscard]] std::vector<xwing_vector> read_xwing_vectors(const std::filesystem::path& p);
 
 }  // namespace sealwire::test

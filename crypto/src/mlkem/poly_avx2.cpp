@@ -80,11 +80,6 @@ inline __m256i fqmul(__m256i a, __m256i b, __m256i bq) {
   return _mm256_sub_epi16(hi, _mm256_mulhi_epi16(t, splat(q)));
 }
 
-// fqmul_var is fqmul with b not known in advance.
-inline __m256i fqmul_var(__m256i a, __m256i b) {
-  return fqmul(a, b, _mm256_mullo_epi16(b, splat(q_inv)));
-}
-
 // barrett computes the scalar barrett_reduce: (v a + 2^25) >> 26 equals
 // ((v a >> 16) + 2^9) >> 10 (nested floors), and vpmulhrsw by 2^5 computes
 // (x 2^5 + 2^14) >> 15 = (x + 2^9) >> 10.

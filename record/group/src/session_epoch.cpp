@@ -22,7 +22,8 @@ result<std::unique_ptr<session_state>> make_state(const suite_algorithms& suite,
   if (!framing) return framing.error();
   auto s = std::make_unique<session_state>(session_state{suite, std::move(context), std::move(roster),
                                                          std::move(secrets), std::move(interim),
-                                                         std::move(leaf_key), own_leaf, std::nullopt});
+                                                         std::move(leaf_key), own_leaf, std::nullopt,
+                                                         std::nullopt, group::roster{}});
   s->framing.emplace(std::move(*framing));
   return s;
 }
