@@ -39,6 +39,9 @@
 #include <sealwire/crypto/sha3.hpp>
 #include <sealwire/hpke/hpke.hpp>
 
+#include "detail/ed25519_kernels.hpp"
+#include "detail/poly1305_state.hpp"
+
 #include <valgrind/memcheck.h>
 
 #include <array>
@@ -571,6 +574,47 @@ void x25519_four_limb(outputs& o) {
     o.add(pub);
   }
 }
+
+// The other BMI2/ADX kernels, called by name for the same reason: the
+// scalar Poly1305 block function (poly1305_bmi2.cpp; the AVX2 and IFMA
+// levels use it for short messages and tails) and Ed25519's base-point
+// multiplication (ed25519_point_bmi2.cpp; key expansion and signing).
+}  // namespace
+namespace sealwire::crypto::detail {
+void poly1305_blocks_bmi2(poly1305_state& st, const std::uint8_t* in, std::size_t nblocks,
+                          std::uint64_t hibit) noexcept;
+extern const ed25519_kernel ed25519_kernel_bmi2;
+}  // namespace sealwire::crypto::detail
+namespace {
+
+void bmi2_adx_kernels(outputs& o) {
+  const std::uint32_t need = crypto::cpu::bmi2 | crypto::cpu::adx;
+  if (RUNNING_ON_VALGRIND == 0 && (crypto::cpu::detected() & need) != need) {
+    o.add_flag(false);  // not runnable on this CPU
+    return;
+  }
+  for (std::size_t blocks : {std::size_t{1}, std::size_t{3}, std::size_t{64}}) {
+    const bytes key = secret(32, 46);
+    const bytes msg = secret(16 * blocks, 47);
+    crypto::detail::poly1305_state st{};
+    std::uint64_t r0 = 0, r1 = 0;
+    std::memcpy(&r0, key.data(), 8);
+    std::memcpy(&r1, key.data() + 8, 8);
+    st.r[0] = r0 & 0x0ffffffc0fffffffULL;  // RFC 8439 2.5.1 clamping
+    st.r[1] = r1 & 0x0ffffffc0ffffffcULL;
+    crypto::detail::poly1305_blocks_bmi2(st, msg.data(), blocks, 1);
+    bytes h(sizeof st.h);
+    std::memcpy(h.data(), st.h, h.size());
+    o.add(h);
+  }
+  for (std::uint8_t seed : {48, 49}) {
+    bytes scalar = secret(32, seed);
+    scalar[31] &= 127;  // below 2^255, as the kernel requires
+    bytes point(32);
+    crypto::detail::ed25519_kernel_bmi2.base_mul(point.data(), scalar.data());
+    o.add(point);
+  }
+}
 #endif
 
 struct named_check {
@@ -595,6 +639,7 @@ constexpr named_check checks[] = {
     {"AES single block (header protection)", aes_block},
 #if defined(__x86_64__)
     {"X25519 four-limb ladder (BMI2/ADX), called directly", x25519_four_limb},
+    {"Poly1305 blocks and Ed25519 base multiplication (BMI2/ADX), called directly", bmi2_adx_kernels},
 #endif
 };
 
