@@ -57,6 +57,7 @@ std::string impl_name(const std::string& impl) {
   static const std::map<std::string, std::string> names = {
       {"sealwire", "sealwire"},
       {"sealwire-trailing", "sealwire (tag in the stream)"},
+      {"sealwire_xwing", "sealwire (X-Wing)"},
       {"openssl", "OpenSSL"},
       {"openssl-fresh", "OpenSSL (fresh context)"},
       {"openssl_sha256", "OpenSSL SHA-256"},
