@@ -9,6 +9,8 @@
 
 namespace sealwire::record::datagram::detail {
 
+struct channel_test_access;
+
 // replay_window remembers which of the last `size` sequence numbers up to
 // the largest verified one were received: a ring of bits indexed by seq
 // mod the ring's capacity, `size` rounded up to a power of two (a mask, not
@@ -27,6 +29,7 @@ class replay_window {
   [[nodiscard]] std::uint64_t expected() const noexcept { return next_; }
 
  private:
+  friend struct channel_test_access;  // the benchmark's rewind
   [[nodiscard]] bool bit(std::uint64_t seq) const noexcept {
     const std::uint64_t i = seq & mask_;
     return (bits_[i / 64] >> (i % 64) & 1) != 0;
