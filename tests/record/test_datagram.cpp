@@ -280,9 +280,12 @@ TEST_P(Datagram, ForgedDatagramsAreCountedAndDropped) {
   const stats st = p.b.statistics();
   EXPECT_EQ(st.delivered, 0u);
   EXPECT_EQ(st.forged + st.stale_epoch + st.replayed, 100u);
-  // A random epoch is current or next half the time (forged), else stale.
+  // A random epoch is current or next half the time (forged), else two or
+  // three ahead: tried under those epochs' keys, failed, counted stale.
   EXPECT_GT(st.forged, 25u);
   EXPECT_GT(st.stale_epoch, 25u);
+  EXPECT_EQ(p.b.receive_epoch(), 0u);  // tried under epochs 2 and 3 ahead, never adopted
+  EXPECT_EQ(st.epochs_followed, 0u);
   EXPECT_FALSE(p.b.error());
   // The channel still works.
   EXPECT_EQ(open_copy(p.b, seal_one(p.a, msg_of("ok"))).data.size(), 1u);
@@ -351,12 +354,87 @@ TEST_P(Datagram, KeyUpdateAndThePreviousEpochsLifetime) {
     ASSERT_EQ(r.epochs.size(), 1u);
     EXPECT_EQ(r.epochs[0], static_cast<std::uint64_t>(e));
   }
-  // A record two epochs ahead is not followed (the sender must space updates).
-  auto q = make_pair(GetParam(), cfg);
-  ASSERT_TRUE(q.a.update_keys(t0));
-  ASSERT_TRUE(q.a.update_keys(t0 + 3s));
-  EXPECT_TRUE(open_copy(q.b, seal_one(q.a, msg_of("skip")), t0 + 3s).data.empty());
-  EXPECT_EQ(q.b.statistics().stale_epoch, 1u);
+}
+
+// forge_last flips the last byte of a datagram's tag: the sample (and so the
+// epoch bits the receiver unprotects) stays, authentication fails.
+bytes forge_last(bytes d) {
+  d.back() ^= 1;
+  return d;
+}
+
+TEST_P(Datagram, EpochsWhoseRecordsWereAllLostAreCrossed) {
+  config cfg;
+  cfg.previous_epoch_lifetime = 3s;
+  auto p = make_pair(GetParam(), cfg);
+  const bytes old0 = seal_one(p.a, msg_of("epoch 0"));
+  ASSERT_EQ(open_copy(p.b, seal_one(p.a, msg_of("0")), t0).epochs.size(), 1u);
+  // Every record of epoch 1 is lost for the whole lifetime (one arrives late).
+  ASSERT_TRUE(p.a.update_keys(t0));
+  const bytes late1 = seal_one(p.a, msg_of("epoch 1"));
+  static_cast<void>(seal_one(p.a, msg_of("lost")));
+  ASSERT_TRUE(p.a.update_keys(t0 + 3s));
+  // Epoch 2 (two ahead): a forged record moves nothing, a genuine one is adopted.
+  const bytes e2 = seal_one(p.a, msg_of("epoch 2"));
+  EXPECT_TRUE(open_copy(p.b, forge_last(e2), t0 + 4s).data.empty());
+  EXPECT_EQ(p.b.receive_epoch(), 0u);
+  EXPECT_EQ(p.b.statistics().epochs_followed, 0u);
+  EXPECT_EQ(p.b.statistics().stale_epoch, 1u);
+  auto r = open_copy(p.b, e2, t0 + 4s);
+  ASSERT_EQ(r.data.size(), 1u);
+  EXPECT_EQ(r.data[0], msg_of("epoch 2"));
+  EXPECT_EQ(r.epochs[0], 2u);
+  EXPECT_EQ(p.b.receive_epoch(), 2u);
+  EXPECT_EQ(p.b.statistics().epochs_followed, 2u);
+  // Epoch 1 is now the previous epoch: its late record opens within the lifetime.
+  r = open_copy(p.b, late1, t0 + 5s);
+  ASSERT_EQ(r.epochs.size(), 1u);
+  EXPECT_EQ(r.epochs[0], 1u);
+  // Epoch 0's are gone (its bits now name epoch 4): dropped as stale.
+  EXPECT_TRUE(open_copy(p.b, old0, t0 + 5s).data.empty());
+  // Two more epochs lost (3 and 4): epoch 5 is three ahead, followed once the
+  // previous epoch (1) has expired; a forged record of it moves nothing.
+  ASSERT_TRUE(p.a.update_keys(t0 + 6s));
+  ASSERT_TRUE(p.a.update_keys(t0 + 9s));
+  ASSERT_TRUE(p.a.update_keys(t0 + 12s));
+  const bytes e5 = seal_one(p.a, msg_of("epoch 5"));
+  const stats before = p.b.statistics();
+  EXPECT_TRUE(open_copy(p.b, forge_last(e5), t0 + 12s).data.empty());
+  EXPECT_EQ(p.b.receive_epoch(), 2u);
+  EXPECT_EQ(p.b.statistics().stale_epoch, before.stale_epoch + 1);
+  r = open_copy(p.b, e5, t0 + 12s);
+  ASSERT_EQ(r.epochs.size(), 1u);
+  EXPECT_EQ(r.epochs[0], 5u);
+  EXPECT_EQ(r.seqs[0], 0u);
+  EXPECT_EQ(p.b.receive_epoch(), 5u);
+  EXPECT_EQ(p.b.statistics().epochs_followed, 5u);
+  EXPECT_EQ(p.b.statistics().forged, 0u);
+  // And the channel goes on: epoch 6, one ahead, as usual.
+  ASSERT_TRUE(p.a.update_keys(t0 + 15s));
+  r = open_copy(p.b, seal_one(p.a, msg_of("epoch 6")), t0 + 15s);
+  ASSERT_EQ(r.epochs.size(), 1u);
+  EXPECT_EQ(r.epochs[0], 6u);
+}
+
+TEST_P(Datagram, ARecordAheadWithinThePreviousLifetimeIsThePreviousEpoch) {
+  // Three epochs ahead shares its bits with the previous epoch: while that
+  // is kept, the record is tried as the previous epoch's (and fails).
+  config cfg;
+  cfg.previous_epoch_lifetime = 3s;
+  auto p = make_pair(GetParam(), cfg);
+  ASSERT_TRUE(p.a.update_keys(t0));
+  ASSERT_EQ(open_copy(p.b, seal_one(p.a, msg_of("1")), t0 + 9s).epochs.size(), 1u);  // previous kept to 12 s
+  ASSERT_TRUE(p.a.update_keys(t0 + 3s));
+  ASSERT_TRUE(p.a.update_keys(t0 + 6s));
+  ASSERT_TRUE(p.a.update_keys(t0 + 9s));
+  const bytes e4 = seal_one(p.a, msg_of("epoch 4"));
+  EXPECT_TRUE(open_copy(p.b, e4, t0 + 11s).data.empty());
+  EXPECT_EQ(p.b.statistics().forged, 1u);  // under epoch 0's key
+  EXPECT_EQ(p.b.receive_epoch(), 1u);
+  // A later copy, after the lifetime, is epoch 4's.
+  const auto r = open_copy(p.b, e4, t0 + 12s);
+  ASSERT_EQ(r.epochs.size(), 1u);
+  EXPECT_EQ(r.epochs[0], 4u);
 }
 
 // seal_at seals one message at time `now` into a datagram of its own (empty on an error, returned in `err`).

@@ -66,6 +66,22 @@ void start_epoch(channel_state& st, clock::time_point now) noexcept {
   ++st.epochs_started;
 }
 
+// derive_through derives the receiving epochs after rx_tip up to `e`
+// (at most rx_epoch + 3) from the chain of 9.1, each into its slot; the
+// secret of every epoch but the newest is wiped as its successor appears.
+void derive_through(channel_state& st, std::uint64_t e) {
+  while (st.rx_tip < e) {
+    receive_epoch& from = st.slots[st.rx_tip % st.slots.size()];
+    receive_epoch& to = st.slots[(st.rx_tip + 1) % st.slots.size()];
+    to.keys.wipe();  // an epoch before rx_epoch - 1: no longer used
+    to.window.reset(st.cfg.replay_window);
+    to.failures = 0;
+    next_epoch(st.s, from.keys, to.keys);
+    crypto::ct::wipe(from.keys.secret.span().data(), from.keys.secret.span().size());
+    ++st.rx_tip;
+  }
+}
+
 }  // namespace
 
 struct channel_test_access;
@@ -97,11 +113,9 @@ result<channel> channel::from_secrets(record_aead aead, hpke::kdf_id kdf, bytes_
   detail::set_epoch(st->s, st->tx, 0, send_secret);
   st->rx_hp.init(st->s, receive_secret);
   for (auto& e : st->slots) e.window.reset(cfg.replay_window);
-  detail::set_epoch(st->s, st->slots[st->cur].keys, 0, receive_secret);
-  detail::next_epoch(st->s, st->slots[st->cur].keys, st->slots[st->next].keys);
-  // The current epoch's secret is needed no more (its successor exists).
-  auto& cur = st->slots[st->cur].keys;
-  crypto::ct::wipe(cur.secret.span().data(), cur.secret.span().size());
+  detail::set_epoch(st->s, st->slots[0].keys, 0, receive_secret);
+  // Epoch 1 is held from the start; epoch 0's secret is wiped once it exists.
+  detail::derive_through(*st, 1);
   return channel(std::move(st));
 }
 
@@ -232,21 +246,19 @@ void fail_integrity(channel_state& st) noexcept {
   for (auto& e : st.slots) e.keys.wipe();
 }
 
-// follow moves the receiving direction to the next epoch (9.4 step 7).
-void follow(channel_state& st, clock::time_point now) {
-  const unsigned old_prev = st.prev;
-  st.slots[old_prev].keys.wipe();
-  st.prev = st.cur;
-  st.cur = st.next;
-  st.next = old_prev;
-  detail::receive_epoch& n = st.slots[st.next];
-  n.window.reset(st.cfg.replay_window);
-  n.failures = 0;
-  detail::next_epoch(st.s, st.slots[st.cur].keys, n.keys);
-  auto& c = st.slots[st.cur].keys;
-  crypto::ct::wipe(c.secret.span().data(), c.secret.span().size());
+// adopt moves the receiving direction to epoch n (rx_epoch + 1 to + 3),
+// whose record just authenticated (9.4 step 7): epoch n - 1 becomes the
+// previous epoch, kept for previous_epoch_lifetime from now (when n is two
+// or three ahead, it is an epoch whose records were all lost or are still
+// on their way); every earlier epoch is wiped; n + 1 is derived.
+void adopt(channel_state& st, std::uint64_t n, clock::time_point now) {
+  for (auto& r : st.slots) {
+    if (r.keys.live && r.keys.epoch + 1 < n) r.keys.wipe();
+  }
+  st.epochs_followed += n - st.rx_epoch;
+  st.rx_epoch = n;
+  detail::derive_through(st, n + 1);
   st.prev_deadline = now + st.cfg.previous_epoch_lifetime;
-  ++st.epochs_followed;
 }
 
 }  // namespace
@@ -261,8 +273,9 @@ result<std::size_t> channel::open(std::span<std::uint8_t> datagram, std::vector<
     if (!now) now = clock::now();
     return *now;
   };
-  detail::receive_epoch& prev = st.slots[st.prev];
-  if (prev.keys.live && time() >= st.prev_deadline) prev.keys.wipe();
+  if (st.rx_epoch > 0) {
+    if (auto* prev = st.held(st.rx_epoch - 1); prev != nullptr && time() >= st.prev_deadline) prev->keys.wipe();
+  }
 
   std::size_t appended = 0, pos = 0;
   while (pos < datagram.size()) {
@@ -287,19 +300,23 @@ result<std::size_t> channel::open(std::span<std::uint8_t> datagram, std::vector<
       truncated = truncated << 8 | rec[1 + b];
     }
 
-    // Step 3: which epoch.
-    const unsigned cur_bits = static_cast<unsigned>(st.slots[st.cur].keys.epoch & detail::header_epoch_mask);
-    const unsigned d = (rec[0] - cur_bits) & detail::header_epoch_mask;
-    unsigned slot = 4;
-    if (d == 0) slot = st.cur;
-    if (d == 1) slot = st.next;
-    if (d == 3 && st.slots[st.prev].keys.live) slot = st.prev;
-    if (slot == 4) {
+    // Step 3: which epoch. With c the current one, d = 0 is c, 1 is c + 1,
+    // 2 is c + 2, 3 is c - 1 while it is kept, else c + 3. Epochs c + 2 and
+    // c + 3 (their predecessors' records all lost) are derived on first
+    // sight and adopted only when a record authenticates under them.
+    const std::uint64_t c = st.rx_epoch;
+    const unsigned d = (rec[0] - static_cast<unsigned>(c & detail::header_epoch_mask)) & detail::header_epoch_mask;
+    std::uint64_t target = c + d;
+    if (d == 3 && c > 0 && st.held(c - 1) != nullptr) target = c - 1;
+    if (target > st.rx_tip) detail::derive_through(st, target);
+    detail::receive_epoch* held = st.held(target);
+    if (held == nullptr) {
       crypto::ct::wipe(body, lay.body_len);
       ++st.stale_epoch;
       continue;
     }
-    detail::receive_epoch& e = st.slots[slot];
+    detail::receive_epoch& e = *held;
+    const bool ahead = target > c + 1;
 
     // Steps 4 and 5: the full sequence number, then the replay window.
     const std::uint64_t seq = detail::reconstruct(e.window.expected(), truncated, 8 * static_cast<unsigned>(lay.seq_bytes));
@@ -316,7 +333,10 @@ result<std::size_t> channel::open(std::span<std::uint8_t> datagram, std::vector<
                                         associated_data(bytes_view(rec, lay.header_len)), bytes_view(nonce, st.s.nn));
     if (!opened) {
       crypto::ct::wipe(body, lay.body_len);
-      ++st.forged;
+      // Under an epoch two or three ahead, most likely a late record of an
+      // old epoch (c - 2, or c - 1 no longer kept): counted as stale, and
+      // against that key's integrity limit all the same.
+      ++(ahead ? st.stale_epoch : st.forged);
       if (++e.failures >= st.integrity_limit) {
         crypto::ct::wipe(datagram.data() + pos, datagram.size() - pos);
         fail_integrity(st);
@@ -328,7 +348,7 @@ result<std::size_t> channel::open(std::span<std::uint8_t> datagram, std::vector<
     // Step 7: accept, then release.
     e.window.mark(seq);
     const std::uint64_t epoch = e.keys.epoch;
-    if (slot == st.next) follow(st, time());
+    if (target > c) adopt(st, target, time());
     ++st.delivered;
     out.push_back(message{std::span(body, *opened), epoch, seq});
     ++appended;
@@ -339,7 +359,7 @@ result<std::size_t> channel::open(std::span<std::uint8_t> datagram, std::vector<
 // ---- state ------------------------------------------------------------------
 
 std::uint64_t channel::send_epoch() const noexcept { return s_ ? s_->tx.epoch : 0; }
-std::uint64_t channel::receive_epoch() const noexcept { return s_ ? s_->slots[s_->cur].keys.epoch : 0; }
+std::uint64_t channel::receive_epoch() const noexcept { return s_ ? s_->rx_epoch : 0; }
 
 stats channel::statistics() const noexcept {
   if (!s_) return {};

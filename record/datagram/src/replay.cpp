@@ -20,7 +20,7 @@ bool replay_window::acceptable(std::uint64_t seq) const noexcept {
   return !bit(seq);
 }
 
-void replay_window::mark(std::uint64_t seq) noexcept {
+void replay_window::mark_other(std::uint64_t seq) noexcept {
   if (seq >= next_) {
     // Slide: the positions of next_ .. seq now stand for new numbers.
     if (seq - next_ > mask_) {

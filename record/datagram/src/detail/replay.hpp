@@ -9,6 +9,8 @@
 
 namespace sealwire::record::datagram::detail {
 
+struct channel_test_access;
+
 // replay_window remembers which of the last `size` sequence numbers up to
 // the largest verified one were received: a ring of bits indexed by seq
 // mod the ring's capacity, `size` rounded up to a power of two (a mask, not
@@ -21,12 +23,24 @@ class replay_window {
   // acceptable: seq is newer than everything seen, or within the window
   // and not seen yet.
   [[nodiscard]] bool acceptable(std::uint64_t seq) const noexcept;
-  // mark records seq (acceptable) as received and slides the window.
-  void mark(std::uint64_t seq) noexcept;
+  // mark records seq (acceptable) as received and slides the window. The
+  // next record in order (the common case, inline) slides by one: its ring
+  // position is cleared and set, that is set.
+  void mark(std::uint64_t seq) noexcept {
+    if (seq != next_) {
+      mark_other(seq);
+      return;
+    }
+    const std::uint64_t i = seq & mask_;
+    bits_[i / 64] |= std::uint64_t{1} << (i % 64);
+    next_ = seq + 1;
+  }
   // expected is one more than the largest sequence number marked (0: none).
   [[nodiscard]] std::uint64_t expected() const noexcept { return next_; }
 
  private:
+  friend struct channel_test_access;  // the benchmark's rewind
+  void mark_other(std::uint64_t seq) noexcept;
   [[nodiscard]] bool bit(std::uint64_t seq) const noexcept {
     const std::uint64_t i = seq & mask_;
     return (bits_[i / 64] >> (i % 64) & 1) != 0;

@@ -64,10 +64,12 @@ struct stats {
   std::uint64_t delivered = 0;      // records opened and released
   std::uint64_t forged = 0;         // records that failed authentication (dropped)
   std::uint64_t replayed = 0;       // duplicates and records older than the window (dropped unopened)
-  std::uint64_t stale_epoch = 0;    // records of an epoch no longer (or not yet) held (dropped unopened)
+  // stale_epoch: records of an epoch no longer held (dropped unopened), or
+  // that failed under an epoch two or three ahead (late old-epoch records, 9.4)
+  std::uint64_t stale_epoch = 0;
   std::uint64_t malformed = 0;      // datagrams with a malformed record (the rest of the datagram dropped)
   std::uint64_t epochs_started = 0;   // key updates of the sending direction
-  std::uint64_t epochs_followed = 0;  // key updates of the peer followed
+  std::uint64_t epochs_followed = 0;  // key updates of the peer followed (an epoch crossed unseen counts)
 };
 
 // message is one verified message opened from a datagram: its bytes (in
