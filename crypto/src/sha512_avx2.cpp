@@ -3,6 +3,8 @@
 // registers: while the scalar rounds of one block run, AVX2 computes the next
 // block's 80 words W[t] + K[t] two at a time, so the rounds read one
 // precomputed word each and the schedule's shifts run on the vector ports.
+// Short calls (up to eight blocks) skip that pipeline's start-up: each block
+// schedules itself during its own rounds.
 #include "detail/sha2_core.hpp"
 
 #include <immintrin.h>
