@@ -8,12 +8,12 @@
 
 #include "detail/blake3_core.hpp"
 #include "detail/bytes.hpp"
+#include "detail/work_pool.hpp"
 
 #include <algorithm>
 #include <atomic>
 #include <bit>
 #include <cstring>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -419,56 +419,70 @@ void blake3::derive_key(std::span<std::uint8_t> out, std::string_view context,
   h.finalize(out);
 }
 
+namespace {
+
+// The shared state of one hash_parallel call: threads take aligned subtrees
+// of `piece` chunks in turn from `next`.
+struct parallel_job {
+  const std::uint8_t* in;
+  std::uint64_t piece;
+  std::uint64_t pieces;
+  std::uint8_t* cvs;
+  std::atomic<std::uint64_t> next{0};
+};
+
+void parallel_work(void* ctx) noexcept {
+  auto& job = *static_cast<parallel_job*>(ctx);
+  for (std::uint64_t i = job.next.fetch_add(1, std::memory_order_relaxed); i < job.pieces;
+       i = job.next.fetch_add(1, std::memory_order_relaxed)) {
+    hash_subtree(job.in + i * job.piece * blake3_chunk_len, job.piece, i * job.piece, blake3_iv, 0, 1,
+                 job.cvs + i * blake3_cv_len);
+  }
+}
+
+}  // namespace
+
 void blake3::hash_parallel(std::span<std::uint8_t> out, std::span<const std::uint8_t> in, unsigned threads) {
-  // Starting a thread costs tens of microseconds before it hashes anything
-  // (measured: 35 us in the caller and 50 more until it runs, on a 2-core VM),
-  // about what hashing 1 MiB takes with AVX-512; below that one thread wins.
-  constexpr std::size_t min_parallel = 1024 * 1024;
-  constexpr std::uint64_t min_piece_chunks = 64;
-  constexpr std::uint64_t pieces_per_thread = 16;
+  // The pool's threads outlive the call, so a call costs their wake-up (tens
+  // of microseconds on a loaded VM), about what hashing 256 KiB takes with
+  // AVX-512; below that one thread wins.
+  constexpr std::size_t min_parallel = 256 * 1024;
+  constexpr std::uint64_t min_piece_chunks = 32;
+  constexpr std::uint64_t pieces_per_thread = 8;
   if (threads <= 1 || in.size() < min_parallel) {
     hash(out, in);
     return;
   }
-  // Pieces are aligned subtrees of `piece` chunks (a power of two), taken in
-  // turn by whichever thread is free: small enough that a thread which starts
-  // late still gets its share, and that the threads finish close together.
-  // There are at least two, so none is the root; the bytes after the last
-  // whole piece go through update().
+  // Pieces are aligned subtrees of `piece` chunks (a power of two, spec 2.5),
+  // taken in turn by whichever thread is free: big enough that each is a long
+  // run of the wide kernels, small enough that a thread which wakes late
+  // still gets its share and the threads finish close together. There are
+  // at least two, so none is the root; the bytes after the last whole piece
+  // go through update().
   const std::uint64_t chunks = in.size() / chunk_size;
   const std::uint64_t piece = std::max(min_piece_chunks, std::bit_floor(chunks / (pieces_per_thread * threads)));
   const std::uint64_t pieces = chunks / piece;
-  const auto workers = static_cast<unsigned>(std::min<std::uint64_t>(threads, pieces));
+  const auto helpers = static_cast<unsigned>(std::min<std::uint64_t>(threads, pieces) - 1);
 
-  std::vector<std::uint8_t> cvs;
-  std::vector<std::thread> pool;
-  try {
-    cvs.resize(static_cast<std::size_t>(pieces) * blake3_cv_len);
-    pool.reserve(workers - 1);
-  } catch (...) {
-    hash(out, in);
-    return;
-  }
-  std::atomic<std::uint64_t> next{0};
-  const auto work = [&]() noexcept {
-    for (std::uint64_t i = next.fetch_add(1, std::memory_order_relaxed); i < pieces;
-         i = next.fetch_add(1, std::memory_order_relaxed)) {
-      hash_subtree(in.data() + i * piece * chunk_size, piece, i * piece, blake3_iv, 0, 1,
-                   cvs.data() + i * blake3_cv_len);
-    }
-  };
-  for (unsigned t = 1; t < workers; ++t) {
+  // One chaining value per piece; on the stack up to 256 pieces.
+  constexpr std::size_t stack_pieces = 256;
+  alignas(32) std::uint8_t stack_cvs[stack_pieces * blake3_cv_len];
+  std::vector<std::uint8_t> heap_cvs;
+  std::uint8_t* cvs = stack_cvs;
+  if (pieces > stack_pieces) {
     try {
-      pool.emplace_back(work);
+      heap_cvs.resize(static_cast<std::size_t>(pieces) * blake3_cv_len);
     } catch (...) {
-      break;  // the threads already started and this one share the pieces
+      hash(out, in);
+      return;
     }
+    cvs = heap_cvs.data();
   }
-  work();
-  for (std::thread& t : pool) t.join();
+  parallel_job job{in.data(), piece, pieces, cvs};
+  pool_run(&parallel_work, &job, helpers);
 
   blake3 h;
-  for (std::uint64_t i = 0; i < pieces; ++i) h.push_cv(cvs.data() + i * blake3_cv_len, i * piece);
+  for (std::uint64_t i = 0; i < pieces; ++i) h.push_cv(cvs + i * blake3_cv_len, i * piece);
   h.chunk_counter_ = pieces * piece;
   h.update(in.subspan(static_cast<std::size_t>(pieces * piece * chunk_size)));
   h.finalize(out);

@@ -3,6 +3,8 @@
 // registers: while the scalar rounds of one block run, AVX2 computes the next
 // block's 80 words W[t] + K[t] two at a time, so the rounds read one
 // precomputed word each and the schedule's shifts run on the vector ports.
+// Short calls (up to eight blocks) skip that pipeline's start-up: each block
+// schedules itself during its own rounds.
 #include "detail/sha2_core.hpp"
 
 #include <immintrin.h>
@@ -52,25 +54,33 @@ template <int I>
 // takes K + W as one word).
 #define SEALWIRE_SHA512_ROUND(a, b, c, d, e, f, g, h, t) sha2_round<std::uint64_t>(a, b, c, d, e, f, g, h, cur[t])
 
-// Eight rounds starting at T, with four schedule steps of the next block
-// (steps 4G..4G+3) placed between them.
-template <int G>
-[[gnu::always_inline]] inline void eight_rounds(std::uint64_t v[8], const std::uint64_t* cur, schedule& s,
-                                                std::uint64_t* next, const std::uint8_t* next_in) noexcept {
+// Eight rounds starting at T = 8G. With Next, four schedule steps of the
+// next block (steps 4G..4G+3) run between them; with Own (the first block of
+// a call), for G < 8, also four steps of this block's own schedule (steps
+// 8 + 4G..), which produce W[16 + 8G..23 + 8G], sixteen rounds before use.
+template <int G, bool Own, bool Next>
+[[gnu::always_inline]] inline void eight_rounds(std::uint64_t v[8], std::uint64_t* cur, schedule& own,
+                                                const std::uint8_t* in, schedule& s, std::uint64_t* next,
+                                                const std::uint8_t* next_in) noexcept {
   constexpr int t = 8 * G;
+  constexpr bool own_steps = Own && G < 8;
   std::uint64_t a = v[0], b = v[1], c = v[2], d = v[3], e = v[4], f = v[5], g = v[6], h = v[7];
+  const auto steps = [&]<int K>() {
+    if constexpr (own_steps) schedule_step<8 + 4 * G + K>(own, cur, in);
+    if constexpr (Next) schedule_step<4 * G + K>(s, next, next_in);
+  };
   SEALWIRE_SHA512_ROUND(a, b, c, d, e, f, g, h, t + 0);
   SEALWIRE_SHA512_ROUND(h, a, b, c, d, e, f, g, t + 1);
-  schedule_step<4 * G + 0>(s, next, next_in);
+  steps.template operator()<0>();
   SEALWIRE_SHA512_ROUND(g, h, a, b, c, d, e, f, t + 2);
   SEALWIRE_SHA512_ROUND(f, g, h, a, b, c, d, e, t + 3);
-  schedule_step<4 * G + 1>(s, next, next_in);
+  steps.template operator()<1>();
   SEALWIRE_SHA512_ROUND(e, f, g, h, a, b, c, d, t + 4);
   SEALWIRE_SHA512_ROUND(d, e, f, g, h, a, b, c, t + 5);
-  schedule_step<4 * G + 2>(s, next, next_in);
+  steps.template operator()<2>();
   SEALWIRE_SHA512_ROUND(c, d, e, f, g, h, a, b, t + 6);
   SEALWIRE_SHA512_ROUND(b, c, d, e, f, g, h, a, t + 7);
-  schedule_step<4 * G + 3>(s, next, next_in);
+  steps.template operator()<3>();
   v[0] = a;
   v[1] = b;
   v[2] = c;
@@ -83,37 +93,57 @@ template <int G>
 
 #undef SEALWIRE_SHA512_ROUND
 
-template <int... G>
-[[gnu::always_inline]] inline void block_rounds(std::uint64_t v[8], const std::uint64_t* cur, schedule& s,
-                                                std::uint64_t* next, const std::uint8_t* next_in,
-                                                std::integer_sequence<int, G...>) noexcept {
-  (eight_rounds<G>(v, cur, s, next, next_in), ...);
+template <bool Own, bool Next, int... G>
+[[gnu::always_inline]] inline void block_rounds(std::uint64_t v[8], std::uint64_t* cur, schedule& own,
+                                                const std::uint8_t* in, schedule& s, std::uint64_t* next,
+                                                const std::uint8_t* next_in, std::integer_sequence<int, G...>) noexcept {
+  (eight_rounds<G, Own, Next>(v, cur, own, in, s, next, next_in), ...);
 }
 
 template <int... I>
-[[gnu::always_inline]] inline void full_schedule(schedule& s, std::uint64_t* wk, const std::uint8_t* in,
-                                                 std::integer_sequence<int, I...>) noexcept {
+[[gnu::always_inline]] inline void load_steps(schedule& s, std::uint64_t* wk, const std::uint8_t* in,
+                                              std::integer_sequence<int, I...>) noexcept {
   (schedule_step<I>(s, wk, in), ...);
 }
+
+[[gnu::always_inline]] inline void add_state(std::uint64_t h[8], std::uint64_t v[8]) noexcept {
+  for (int j = 0; j < 8; ++j) {
+    v[j] += h[j];
+    h[j] = v[j];
+  }
+}
+
+// Calls of up to this many blocks take the self-scheduling path.
+constexpr std::size_t short_blocks = 8;
 
 }  // namespace
 
 void sha512_compress_avx2(std::uint64_t h[8], const std::uint8_t* in, std::size_t n) noexcept {
   if (n == 0) return;
   alignas(16) std::uint64_t wk[2][80];
-  schedule s;
-  full_schedule(s, wk[0], in, std::make_integer_sequence<int, 40>{});
+  schedule own, s;
+  constexpr auto groups = std::make_integer_sequence<int, 10>{};
   std::uint64_t v[8] = {h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7]};
-  for (std::size_t i = 0; i < n; ++i, in += 128) {
-    // The last block schedules itself again rather than read past the input
-    // (a public-length choice, no branch in the rounds).
-    const std::uint8_t* next_in = (i + 1 < n) ? in + 128 : in;
-    const std::uint64_t* cur = wk[i & 1];
-    std::uint64_t* next = wk[(i + 1) & 1];
-    block_rounds(v, cur, s, next, next_in, std::make_integer_sequence<int, 10>{});
-    for (int j = 0; j < 8; ++j) {
-      v[j] += h[j];
-      h[j] = v[j];
+  if (n <= short_blocks) {
+    // Short inputs (a 1 KiB message, the padding block of finish): each
+    // block loads its sixteen words and schedules the rest of itself during
+    // its own rounds, so no round waits for a whole schedule's serial chain,
+    // which costs about a block's time before the pipeline below starts.
+    for (std::size_t i = 0; i < n; ++i, in += 128) {
+      load_steps(own, wk[0], in, std::make_integer_sequence<int, 8>{});
+      block_rounds<true, false>(v, wk[0], own, in, s, wk[1], in, groups);
+      add_state(h, v);
+    }
+  } else {
+    // Long inputs: while one block's rounds run, the next block's whole
+    // schedule is computed; the first block's is computed up front.
+    load_steps(s, wk[0], in, std::make_integer_sequence<int, 40>{});
+    for (std::size_t i = 0; i < n; ++i, in += 128) {
+      // The last block schedules itself again rather than read past the
+      // input (a public-length choice, no branch in the rounds).
+      const std::uint8_t* next_in = (i + 1 < n) ? in + 128 : in;
+      block_rounds<false, true>(v, wk[i & 1], own, in, s, wk[(i + 1) & 1], next_in, groups);
+      add_state(h, v);
     }
   }
   // The schedule held message words (key material under HMAC): wipe it, as

@@ -111,16 +111,19 @@ class SEALWIRE_API blake3 {
 
   // hash_parallel is hash() spread over up to `threads` threads for large
   // inputs (opt-in); the output is identical to hash(). The calling thread
-  // counts as one and works too: it starts at most threads - 1 std::threads
-  // for the call (and joins them before returning), fewer when the input has
-  // fewer pieces of work than threads. The input is cut into aligned
-  // subtrees of at least 64 KiB, about sixteen per thread, which the threads
-  // take in turn. Inputs under 1 MiB, or threads <= 1, run on the calling
-  // thread alone: starting a thread costs about what hashing 1 MiB does. If a
-  // thread cannot be started or the bookkeeping cannot be allocated, it
-  // continues with the threads it has (at worst the calling thread alone)
-  // instead of throwing. It pays only when other cores are idle: a helper
-  // thread that is preempted holds up the result until it runs again.
+  // counts as one and works too; the others are helpers from a process-wide
+  // pool, started on first use (as many as a call asks for, at most 63) and
+  // kept, asleep between calls, until the process exits, so a call costs a
+  // wake-up rather than a thread start. The input is cut into aligned
+  // subtrees (a power of two chunks, at least 32 KiB, about eight per
+  // thread), which the threads take in turn; the caller sleeps until the
+  // last one is done. Inputs under 256 KiB, or threads <= 1, run on the
+  // calling thread alone. The pool runs one call at a time: a call made
+  // while another thread's call is running, or when a thread cannot be
+  // started, continues with fewer helpers (at worst the calling thread
+  // alone) instead of waiting or throwing. It is safe across fork(): a child
+  // starts its own pool on first use. It pays only when other cores are
+  // idle: a helper that is preempted holds up the result until it runs again.
   static void hash_parallel(std::span<std::uint8_t> out, std::span<const std::uint8_t> in, unsigned threads);
 
   // provider names the kernel set that runs at the current CPU level:
