@@ -226,8 +226,13 @@ result<receive_result> connection::receive_into(bytes_view in, std::span<std::ui
     }
     std::memcpy(header_, rest.data(), record_header_size);
     header_len_ = record_header_size;
-    if (auto ok = on_header(); !ok) return ok.error();  // checked above: cannot fail here
-    if (auto ok = key_opener(); !ok) return ok.error();
+    auto keyed = on_header();  // checked above: cannot fail here
+    if (keyed) keyed = key_opener();  // fails at the last sequence number
+    if (!keyed) {
+      header_len_ = 0;
+      if (res.delivered != 0) break;  // verified bytes first; the error is sticky
+      return keyed.error();
+    }
     std::uint8_t* p = out.data() + res.delivered;
     const bytes_view ct = rest.subspan(record_header_size, inner);
     if (!opener_.update(std::span<std::uint8_t>(p, inner), ct)) {
