@@ -7,7 +7,9 @@
 // - a full handshake (both sides) beside the HPKE and X25519 operations in
 //   it, and the same handshake with X-Wing (the default KEM);
 // - loopback TCP throughput of record::stream with 16 KiB writes beside plain
-//   TCP and boost::asio::ssl::stream (TLS 1.3, ChaCha20-Poly1305, OpenSSL).
+//   TCP, plain TCP carrying raw ChaCha20-Poly1305 frames (the floor for any
+//   sealed channel) and boost::asio::ssl::stream (TLS 1.3,
+//   ChaCha20-Poly1305, OpenSSL).
 #include "common.hpp"
 
 #include <sealwire/crypto/aead.hpp>
@@ -26,7 +28,9 @@
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 
+#include <array>
 #include <atomic>
+#include <cstring>
 #include <memory>
 #include <thread>
 
@@ -324,6 +328,85 @@ void throughput(benchmark::State& st, ServerStream& server, ClientStream& client
   reader.join();
 }
 
+// The floor under any channel that seals each write with ChaCha20-Poly1305
+// over this TCP connection: frames of a 4-byte length (the associated data)
+// and one AEAD message, sealed by the raw AEAD into a frame buffer and sent,
+// opened by the reader straight into its buffer once whole. No handshake,
+// no record layer: what sealing and opening cost beside plain TCP.
+struct raw_aead_frames {
+  static constexpr std::size_t header = 4;
+  crypto::aead_key key = *crypto::aead_key::make(crypto::aead_algorithm::chacha20_poly1305, pattern(32, 3));
+  std::uint64_t seq = 0;
+  std::array<std::uint8_t, 12> nonce() {
+    std::array<std::uint8_t, 12> n{};
+    for (int i = 0; i < 8; ++i) n[4 + i] = static_cast<std::uint8_t>(seq >> (8 * i));
+    ++seq;
+    return n;
+  }
+};
+
+struct raw_aead_writer {
+  tcp::socket& socket;
+  raw_aead_frames f{};
+  bytes frame = bytes(raw_aead_frames::header + write_size + 16);
+  template <class ConstBufferSequence>
+  std::size_t write_some(const ConstBufferSequence& buffers, boost::system::error_code& ec) {
+    const asio::const_buffer b = *asio::buffer_sequence_begin(buffers);
+    const std::size_t n = std::min(b.size(), write_size);
+    const std::size_t body = n + 16;
+    frame[0] = 0;
+    frame[1] = static_cast<std::uint8_t>(body >> 16);
+    frame[2] = static_cast<std::uint8_t>(body >> 8);
+    frame[3] = static_cast<std::uint8_t>(body);
+    const auto nonce = f.nonce();
+    (void)f.key.seal(std::span(frame).subspan(raw_aead_frames::header),
+                     bytes_view(static_cast<const std::uint8_t*>(b.data()), n),
+                     associated_data(bytes_view(frame.data(), raw_aead_frames::header)), nonce);
+    asio::write(socket, asio::buffer(frame.data(), raw_aead_frames::header + body), ec);
+    return ec ? 0 : n;
+  }
+  template <class ConstBufferSequence>
+  std::size_t write_some(const ConstBufferSequence& buffers) {
+    boost::system::error_code ec;
+    return write_some(buffers, ec);
+  }
+};
+
+struct raw_aead_reader {
+  tcp::socket& socket;
+  raw_aead_frames f{};
+  bytes in = bytes(64 * 1024);
+  std::size_t begin = 0, end = 0;
+  std::size_t read_some(asio::mutable_buffer out, boost::system::error_code& ec) {
+    for (;;) {
+      std::size_t delivered = 0;
+      while (end - begin >= raw_aead_frames::header) {
+        const std::uint8_t* h = in.data() + begin;
+        const std::size_t body = (std::size_t{h[1]} << 16) | (std::size_t{h[2]} << 8) | h[3];
+        if (end - begin < raw_aead_frames::header + body || body - 16 > out.size() - delivered) break;
+        const auto nonce = f.nonce();
+        auto r = f.key.open(std::span(static_cast<std::uint8_t*>(out.data()) + delivered, body - 16),
+                            bytes_view(h + raw_aead_frames::header, body),
+                            associated_data(bytes_view(h, raw_aead_frames::header)), nonce);
+        if (!r) {
+          ec = asio::error::invalid_argument;
+          return 0;
+        }
+        delivered += *r;
+        begin += raw_aead_frames::header + body;
+      }
+      if (delivered != 0) return delivered;
+      if (begin != 0) {
+        std::memmove(in.data(), in.data() + begin, end - begin);
+        end -= begin;
+        begin = 0;
+      }
+      end += socket.read_some(asio::buffer(in.data() + end, in.size() - end), ec);
+      if (ec) return 0;
+    }
+  }
+};
+
 std::pair<tcp::socket, tcp::socket> tcp_pair(asio::io_context& io) {
   tcp::acceptor acceptor(io, tcp::endpoint(asio::ip::address_v4::loopback(), 0));
   tcp::socket a(io), b(io);
@@ -348,6 +431,13 @@ void register_tcp() {
     asio::io_context io;
     auto [s, c] = tcp_pair(io);
     throughput(st, s, c);
+  });
+  add("record.tcp_16k_writes", write_size, "plain_tcp_raw_aead", [](benchmark::State& st) {
+    asio::io_context io;
+    auto [s, c] = tcp_pair(io);
+    raw_aead_reader server{s};
+    raw_aead_writer client{c};
+    throughput(st, server, client);
   });
   add("record.tcp_16k_writes", write_size, "asio_ssl_tls13_chacha", [](benchmark::State& st) {
     static const tls_identity id;

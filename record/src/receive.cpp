@@ -54,6 +54,14 @@ result<bool> connection::start_protected_record() noexcept {
     plain_begin_ = 0;
   }
   plain_.touch(plain_end_ + inner);  // the record's plaintext goes there: wiped when the buffer goes
+  if (auto ok = key_opener(); !ok) return ok.error();
+  body_started_ = true;
+  return true;
+}
+
+// key_opener keys the opener for the next record under rx_, with its header
+// as associated data (docs/protocol.md 3.1).
+result<void> connection::key_opener() noexcept {
   if (rx_.seq == std::numeric_limits<std::uint64_t>::max()) return fail(record_errc::sequence_exhausted);
   std::uint8_t nonce[24];
   make_nonce(rx_, nonce);
@@ -61,13 +69,15 @@ result<bool> connection::start_protected_record() noexcept {
   crypto::ct::wipe(nonce, sizeof nonce);
   if (!ok) return fail(record_errc::bad_state);
   opener_.aad(header_);
-  body_started_ = true;
-  return true;
+  return {};
 }
 
-result<void> connection::finish_protected_record() noexcept {
+// finish_protected_record checks the tag of the record opened at p (its
+// inner plaintext, body_len_ - tag bytes) and handles its inner type; it
+// returns how many application bytes at p the record delivered (0 for a
+// control or empty record). A failure wipes the record's plaintext at p.
+result<std::size_t> connection::finish_protected_record(std::uint8_t* p) noexcept {
   const std::size_t inner = body_len_ - record_tag_size;
-  std::uint8_t* p = plain_.data() + plain_end_;
   if (!opener_.finish(tag_)) {
     crypto::ct::wipe(p, inner);
     return fail(record_errc::bad_record_mac);
@@ -92,8 +102,7 @@ result<void> connection::finish_protected_record() noexcept {
     } else {
       empty_run_ = 0;
     }
-    plain_end_ += content;  // released: the tag verified
-    return {};
+    return content;  // released: the tag verified
   }
   if (type == inner_key_update && content == 0) {
     crypto::ct::wipe(p, inner);
@@ -101,7 +110,7 @@ result<void> connection::finish_protected_record() noexcept {
       return fail_reported(p, 0, record_errc::too_many_empty_records, close_reason::limit_exceeded);
     ratchet(rx_);
     detail::log(log_level::debug, role_name(role_), ": peer updated its keys");
-    return {};
+    return std::size_t{0};
   }
   if (type == inner_close && content == 1) {
     const auto reason = static_cast<close_reason>(p[0]);
@@ -110,7 +119,7 @@ result<void> connection::finish_protected_record() noexcept {
     peer_close_reason_ = reason;
     detail::log(log_level::debug, role_name(role_), ": peer closed, reason ", to_string(reason));
     if (reason != close_reason::normal) return fail(record_errc::peer_error_close);
-    return {};
+    return std::size_t{0};
   }
   return fail_reported(p, inner, record_errc::unexpected_record, close_reason::unexpected_record);
 }
@@ -177,10 +186,77 @@ result<std::size_t> connection::receive(bytes_view in) noexcept {
     used += n;
     body_seen_ += n;
     if (body_seen_ < body_len_) break;
-    if (auto ok = finish_protected_record(); !ok) return ok.error();
+    auto delivered = finish_protected_record(plain_.data() + plain_end_);
+    if (!delivered) return delivered.error();
+    plain_end_ += *delivered;
   }
   release_drained();  // a key update, a close or an empty record left nothing to read
   return used;
+}
+
+// receive_into opens the whole protected records at the start of `in`
+// straight into `out`, one after the other, while nothing verified waits in
+// the plaintext buffer and no record is partly received; it stops, without
+// taking it, at the first record it cannot open that way (not whole in `in`,
+// larger than the room left in `out`, not a protected record) for the
+// caller to read more input or to pass it to receive().
+result<receive_result> connection::receive_into(bytes_view in, std::span<std::uint8_t> out) noexcept {
+  if (auto e = failed()) return e;
+  receive_result res;
+  while (readable() == 0 && header_len_ == 0 && !body_started_ && peer_finished_ && !peer_closed_) {
+    // The send side may have failed meanwhile (another thread).
+    if (auto e = failed()) {
+      wipe_receive_state();
+      if (res.delivered != 0) break;  // verified bytes first; the error is sticky
+      return e;
+    }
+    const bytes_view rest = in.subspan(res.consumed);
+    if (rest.size() < record_header_size) {
+      if (!rest.empty()) res.wanted = record_header_size;
+      break;
+    }
+    if (rest[0] != type_protected) break;
+    const std::size_t body = (std::size_t{rest[1]} << 16) | (std::size_t{rest[2]} << 8) | rest[3];
+    if (body > limits_.max_record_size + 1 + record_tag_size || body < 1 + record_tag_size) break;  // receive() reports it
+    const std::size_t inner = body - record_tag_size;
+    if (inner > out.size() - res.delivered) break;  // no room: the plaintext buffer takes it
+    if (rest.size() < record_header_size + body) {
+      res.wanted = record_header_size + body;
+      break;
+    }
+    std::memcpy(header_, rest.data(), record_header_size);
+    header_len_ = record_header_size;
+    auto keyed = on_header();  // checked above: cannot fail here
+    if (keyed) keyed = key_opener();  // fails at the last sequence number
+    if (!keyed) {
+      header_len_ = 0;
+      if (res.delivered != 0) break;  // verified bytes first; the error is sticky
+      return keyed.error();
+    }
+    std::uint8_t* p = out.data() + res.delivered;
+    const bytes_view ct = rest.subspan(record_header_size, inner);
+    if (!opener_.update(std::span<std::uint8_t>(p, inner), ct)) {
+      crypto::ct::wipe(p, inner);
+      header_len_ = 0;
+      auto e = fail(record_errc::bad_record_mac);
+      if (res.delivered != 0) break;
+      return e;
+    }
+    std::memcpy(tag_, rest.data() + record_header_size + inner, record_tag_size);
+    auto got = finish_protected_record(p);  // wipes p on failure
+    if (!got) {
+      header_len_ = 0;
+      if (res.delivered != 0) break;  // verified bytes first; the error is sticky
+      return got.error();
+    }
+    res.consumed += record_header_size + body;
+    res.delivered += *got;
+  }
+  if (peer_closed_ && res.consumed < in.size()) {  // nothing may follow the close record
+    auto e = fail(record_errc::unexpected_record);
+    if (res.delivered == 0) return e;
+  }
+  return res;
 }
 
 // release_drained gives the plaintext buffer back (wiped) when nothing in it

@@ -90,6 +90,16 @@ struct seal_result {
   std::size_t written = 0;   // bytes of records written
 };
 
+// receive_result reports what receive_into did.
+struct receive_result {
+  std::size_t consumed = 0;   // bytes of the input taken
+  std::size_t delivered = 0;  // verified application bytes at the start of `out`
+  // wanted: when it stopped at a record not whole in the input, that
+  // record's size on the wire (header and body; the header's size while the
+  // header itself is incomplete); 0 otherwise (also when it took everything).
+  std::size_t wanted = 0;
+};
+
 // connection: one record-protocol connection.
 //
 // Input: receive() consumes bytes from the transport in any fragments. It
@@ -142,6 +152,20 @@ class SEALWIRE_API connection {
   // waiting (read, then offer the rest). Bytes after the peer's close record
   // are `unexpected_record`.
   [[nodiscard]] result<std::size_t> receive(bytes_view in) noexcept;
+
+  // receive_into is receive() for whole records, opened straight into the
+  // caller's buffer instead of the plaintext buffer (no copy of the
+  // plaintext): while nothing verified waits to be read and no record is
+  // partly received, each protected record that is whole in `in` and whose
+  // plaintext (content, type byte and padding) fits in the room left in
+  // `out` is opened there, and its verified content delivered at
+  // out[delivered]. It stops, taking nothing of it, at the first record it
+  // cannot open that way: read more input (`wanted` says how much the record
+  // needs), or pass the rest to receive(), which takes any record in any
+  // fragments. Bytes of `out` past `delivered` may be overwritten. A record
+  // that fails is wiped from `out`; when records before it were delivered,
+  // their count is returned and the (sticky) failure reported by the next call.
+  [[nodiscard]] result<receive_result> receive_into(bytes_view in, std::span<std::uint8_t> out) noexcept;
 
   // readable is how many verified plaintext bytes are waiting.
   [[nodiscard]] std::size_t readable() const noexcept { return plain_end_ - plain_begin_; }
@@ -267,7 +291,8 @@ class SEALWIRE_API connection {
   std::error_code send_failed() noexcept;
   result<void> on_header() noexcept;
   result<bool> start_protected_record() noexcept;
-  result<void> finish_protected_record() noexcept;
+  result<void> key_opener() noexcept;
+  result<std::size_t> finish_protected_record(std::uint8_t* p) noexcept;
   result<void> handle_handshake_message() noexcept;
   result<void> after_handshake_step() noexcept;
   void put_handshake_message(bytes_view msg) noexcept;

@@ -426,6 +426,25 @@ class stream {
     return *r != 0;
   }
 
+  // open_into opens the whole records at the front of the input straight
+  // into the first non-empty buffer of the caller's (receive_into).
+  template <class MutableBufferSequence>
+  receive_result open_into(const MutableBufferSequence& buffers, error_code& ec) {
+    boost::asio::mutable_buffer first;
+    for (auto it = boost::asio::buffer_sequence_begin(buffers); it != boost::asio::buffer_sequence_end(buffers); ++it) {
+      first = boost::asio::mutable_buffer(*it);
+      if (first.size() != 0) break;
+    }
+    const std::span<const std::uint8_t> in(in_.get() + in_begin_, in_end_ - in_begin_);
+    auto r = conn_->receive_into(in, std::span<std::uint8_t>(static_cast<std::uint8_t*>(first.data()), first.size()));
+    if (!r) {
+      ec = r.error();
+      return {};
+    }
+    in_begin_ += r->consumed;
+    return *r;
+  }
+
   // try_read delivers plaintext or an error, or asks for more input.
   template <class MutableBufferSequence>
   std::size_t try_read(const MutableBufferSequence& buffers, error_code& ec, bool& need_input) {
@@ -451,6 +470,16 @@ class stream {
       }
       if (conn_->peer_closed()) {
         ec = boost::asio::error::eof;
+        return 0;
+      }
+      // Whole records go straight into the caller's buffer; a record still
+      // arriving waits in the input buffer for the rest when it fits there.
+      if (auto direct = open_into(buffers, ec); direct.delivered != 0 || ec) {
+        return direct.delivered;
+      } else if (direct.consumed != 0) {
+        continue;
+      } else if (direct.wanted != 0 && direct.wanted <= input_buffer_size) {
+        need_input = true;
         return 0;
       }
       if (!feed(ec)) {
