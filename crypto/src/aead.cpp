@@ -260,8 +260,54 @@ static std::size_t first_chunk(const stream_state& cipher, std::size_t n) noexce
   return std::min<std::size_t>(n, chunk + static_cast<std::size_t>(cipher.ks_len - cipher.ks_pos));
 }
 
+// One step of the stitched kernel: 16 ChaCha20 blocks, 64 Poly1305 blocks.
+constexpr std::size_t stitch_step = 1024;
+
+// stitch runs the whole 1024-byte steps of n bytes through the stitched
+// ChaCha20-Poly1305 kernel when the CPU level has one and the cipher and MAC
+// are both at a step boundary (nothing buffered); it returns the bytes done,
+// 0 when it does not apply. A sealer MACs ciphertext it wrote in the step
+// before (its first step is the cipher alone and its last step's ciphertext
+// goes to the lanes after); an opener MACs the ciphertext of the step it
+// decrypts, loaded before the step's output is stored.
+static std::size_t stitch(aead_core& c, std::uint8_t* out, const std::uint8_t* in, std::size_t n,
+                          bool seal) noexcept {
+  stream_state& s = c.cipher;
+  if (s.family != stream_family::chacha || s.rounds != 20 || s.ks_pos != s.ks_len) return 0;
+  const std::size_t steps = n / stitch_step;
+  if (steps < (seal ? 2U : 1U)) return 0;
+  const chacha_poly_fn kernel = chacha_poly_kernel();
+  if (kernel == nullptr) return 0;
+  poly1305_state* mac = poly1305_direct_lanes(c.mac, steps * 64);
+  if (mac == nullptr) return 0;
+  std::uint64_t first = 0;
+  if (!stream_take(s, steps * 16, first)) return 0;  // the lanes stay live, unstarted: update takes over
+#if SEALWIRE_X86_KERNELS
+  const bool start = !mac->started;
+  if (seal) {
+    chacha_blocks_x16_avx512(s.words, first, out, in, 16, 20);
+    kernel(s.words, first + 16, out + stitch_step, in + stitch_step, steps - 1, *mac, out, start);
+    poly1305_lanes_ifma(*mac, out + stitch_step * (steps - 1), 64, false);
+  } else {
+    kernel(s.words, first, out, in, steps, *mac, in, start);
+  }
+#else
+  static_cast<void>(kernel);
+  static_cast<void>(out);
+  static_cast<void>(in);
+#endif
+  poly1305_direct_done(*mac, steps * 64);
+  return steps * stitch_step;
+}
+
 void aead_core::encrypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept {
   if (is_aes_gcm(alg)) return gcm_encrypt(gcm, out, in, n);  // stitched in the kernels
+  if (n >= 2 * stitch_step) {
+    const std::size_t done = stitch(*this, out, in, n, true);
+    out += done;
+    in += done;
+    n -= done;
+  }
   for (std::size_t c = first_chunk(cipher, n); n != 0; c = std::min(n, chunk)) {
     crypt(out, in, c);
     mac.update({out, c});
@@ -273,6 +319,12 @@ void aead_core::encrypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n
 
 void aead_core::decrypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept {
   if (is_aes_gcm(alg)) return gcm_decrypt(gcm, out, in, n);
+  if (n >= stitch_step) {
+    const std::size_t done = stitch(*this, out, in, n, false);
+    out += done;
+    in += done;
+    n -= done;
+  }
   if (n <= chunk) {  // a piece: one MAC update and one XOR, no chunking
     mac.update({in, n});
     static_cast<void>(stream_xor(cipher, out, in, n));
@@ -284,14 +336,6 @@ void aead_core::decrypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n
     out += c;
     in += c;
     n -= c;
-  }
-}
-
-void aead_core::authenticate(std::span<const std::uint8_t> ct) noexcept {
-  if (is_aes_gcm(alg)) {
-    gcm_hash(gcm, ct.data(), ct.size());
-  } else {
-    mac.update(ct);
   }
 }
 
@@ -404,16 +448,12 @@ result<void> open_started(detail::aead_core& core, std::span<std::uint8_t> out, 
   SEALWIRE_EXPECTS(same_or_disjoint(out.data(), ct.data(), ct.size()));
   core.add_aad(aad);
   core.begin_text();
-  // Nothing is released unless the tag is right. The ChaCha family verifies
-  // first and decrypts after. AES-GCM decrypts into out while it hashes (its
-  // kernels run AES and GHASH side by side: one pass costs the larger of the
-  // two, two passes their sum) and wipes out before returning a failure.
-  const bool gcm = is_aes_gcm(core.alg);
-  if (gcm) {
-    core.decrypt(out.data(), ct.data(), ct.size());
-  } else {
-    core.authenticate(ct);
-  }
+  // Nothing is released unless the tag is right. Both families decrypt into
+  // out while they MAC (ChaCha20-Poly1305's stitched kernel and AES-GCM's
+  // kernels run the cipher and the MAC side by side: one pass costs the
+  // larger of the two, two passes their sum) and wipe out before returning
+  // a failure.
+  core.decrypt(out.data(), ct.data(), ct.size());
   core.text_len = ct.size();
   std::uint8_t computed[aead_tag_size];
   core.compute_tag(computed);
@@ -423,7 +463,6 @@ result<void> open_started(detail::aead_core& core, std::span<std::uint8_t> out, 
     ct::wipe(out.first(ct.size()));
     return crypto_errc::authentication_failed;
   }
-  if (!gcm) core.crypt(out.data(), ct.data(), ct.size());
   return {};
 }
 

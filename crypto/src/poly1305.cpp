@@ -371,6 +371,38 @@ void poly1305::mac(std::span<std::uint8_t, tag_size> tag, std::span<const std::u
   p.finish(tag);
 }
 
+// poly1305_direct_lanes readies the IFMA lanes for a stitched kernel that
+// feeds nblocks (whole groups of 8) straight from the text: the lanes go live
+// (computing the powers of r if needed) when nothing is buffered. It returns
+// the state, or null when the IFMA kernels do not run at this CPU level or
+// the text is not aligned with the lanes' groups (buffered bytes: long
+// associated data that was not a multiple of 128 bytes, say); the caller
+// then uses update. After the kernel, the caller records the blocks with
+// poly1305_direct_done.
+detail::poly1305_state* detail::poly1305_direct_lanes(poly1305& p, std::size_t nblocks) noexcept {
+#if SEALWIRE_X86_KERNELS
+  detail::poly1305_state& s = p.st();
+  const detail::poly_kernels& k = detail::select();
+  if (k.powers != detail::poly1305_powers::radix44x8 || s.buf_len != 0) return nullptr;
+  if (s.live == detail::poly1305_powers::none) {
+    if (!detail::prepare_powers(k, s, nblocks)) return nullptr;
+    s.live = k.powers;
+    s.started = false;
+  }
+  return s.live == k.powers ? &s : nullptr;
+#else
+  static_cast<void>(p);
+  static_cast<void>(nblocks);
+  return nullptr;
+#endif
+}
+
+void detail::poly1305_direct_done(detail::poly1305_state& s, std::size_t nblocks) noexcept {
+  s.started = true;
+  s.lanes_used = true;
+  s.absorbed += nblocks;
+}
+
 std::string_view poly1305::provider() noexcept { return detail::select().name; }
 
 }  // namespace sealwire::crypto

@@ -73,8 +73,6 @@ struct aead_core {
   void crypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept;
   void encrypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept;
   void decrypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept;
-  // authenticate feeds the MAC with ciphertext only (verify-first open).
-  void authenticate(std::span<const std::uint8_t> ct) noexcept;
   void compute_tag(std::span<std::uint8_t, aead_tag_size> tag) noexcept;
   void wipe() noexcept;
   [[nodiscard]] std::string_view provider() const noexcept;

@@ -107,5 +107,26 @@ void poly1305_collapse_avx2(poly1305_state& st) noexcept;
 void poly1305_lanes_ifma(poly1305_state& st, const std::uint8_t* in, std::size_t nblocks, bool start) noexcept;
 void poly1305_collapse_ifma(poly1305_state& st) noexcept;
 
+// The stitched ChaCha20-Poly1305 kernel (chacha_poly_ifma.cpp): `steps`
+// times, 16 ChaCha20 blocks (1024 bytes, out = in ^ keystream, from block
+// `counter`) and 64 Poly1305 blocks of `mac` (full blocks, hibit 1) into
+// st's live IFMA lanes, starting them from h when `start` is set. mac may
+// equal in (an opener MACs its ciphertext while it decrypts it, in place or
+// not) or lie wholly before out (a sealer MACs the ciphertext it wrote in
+// the step before).
+using chacha_poly_fn = void (*)(const std::uint32_t words[16], std::uint64_t counter, std::uint8_t* out,
+                                const std::uint8_t* in, std::size_t steps, poly1305_state& st,
+                                const std::uint8_t* mac, bool start) noexcept;
+void chacha20_poly1305_x16_ifma(const std::uint32_t words[16], std::uint64_t counter, std::uint8_t* out,
+                                const std::uint8_t* in, std::size_t steps, poly1305_state& st,
+                                const std::uint8_t* mac, bool start) noexcept;
+// chacha_poly_kernel: the stitched kernel when the CPU level runs both the
+// AVX-512 ChaCha and the IFMA Poly1305 kernels, else null (the AEAD then
+// runs the cipher and MAC kernels one after the other).
+chacha_poly_fn chacha_poly_kernel() noexcept;
+// poly1305_direct_done records nblocks fed to the lanes of a state that
+// poly1305_direct_lanes (poly1305.hpp) returned.
+void poly1305_direct_done(poly1305_state& st, std::size_t nblocks) noexcept;
+
 }  // namespace sealwire::crypto::detail
 
