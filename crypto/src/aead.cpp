@@ -156,8 +156,9 @@ static void begin(aead_core& c, aead_algorithm a) noexcept {
 }
 
 // start_stream keys the ChaCha/Salsa family's cipher and MAC for one message.
+// `text` is the message's length when the caller knows it (one-shot), else 0.
 static result<void> start_stream(aead_core& c, aead_algorithm a, std::span<const std::uint8_t, 32> key,
-                                 std::span<const std::uint8_t> nonce) noexcept {
+                                 std::span<const std::uint8_t> nonce, std::size_t text) noexcept {
   begin(c, a);
   result<void> r;
   switch (a) {
@@ -191,20 +192,27 @@ static result<void> start_stream(aead_core& c, aead_algorithm a, std::span<const
   // The Poly1305 key is the first 32 bytes of keystream block 0 (RFC 8439
   // 2.6; secretbox likewise). ChaCha20-Poly1305 encrypts from block 1;
   // secretbox uses the rest of block 0 for the first 32 bytes of text.
+  // A short one-shot message gets block 0 and its text's blocks from one
+  // call of a wide kernel (the key block in lane 0) rather than a lone block
+  // and a second call; longer ones start with the lone block, since their
+  // text runs whole batches of the widest kernel from block 1.
+  const std::size_t text_at = c.format == aead_mac_format::secretbox ? 32 : 64;
+  if (text != 0 && text <= 64 * stream_buffer_blocks - text_at) stream_generate(c.cipher, text_at + text);
   std::uint8_t otk[32] = {};
   static_cast<void>(stream_xor(c.cipher, otk, otk, sizeof otk));
   c.mac.init(otk);
   ct::wipe(otk, sizeof otk);
-  if (c.format != aead_mac_format::secretbox) c.cipher.ks_pos = c.cipher.ks_len;  // text starts at block 1
+  c.cipher.ks_pos = static_cast<std::uint16_t>(text_at);  // RFC 8439 2.8: text from block 1; secretbox: byte 32
   c.phase = aead_phase::aad;
   return {};
 }
 
-result<void> aead_core::start(const aead_key_state& key, std::span<const std::uint8_t> nonce) noexcept {
+result<void> aead_core::start(const aead_key_state& key, std::span<const std::uint8_t> nonce,
+                              std::size_t text) noexcept {
   if (!key.keyed) return crypto_errc::not_keyed;
   if (nonce.size() != properties(key.alg).nonce_size) return crypto_errc::invalid_nonce;
   if (is_aes_gcm(key.alg)) return start_gcm(key, nonce);
-  return start_stream(*this, key.alg, key.key, nonce);
+  return start_stream(*this, key.alg, key.key, nonce, text);
 }
 
 result<void> aead_core::start_gcm(const aead_key_state& key, std::span<const std::uint8_t> iv) noexcept {
@@ -369,11 +377,11 @@ void aead_core::compute_tag(std::span<std::uint8_t, aead_tag_size> tag) noexcept
 // start_with_bytes begins a message under a key given as bytes, keying
 // AES-GCM in place (no separate key object to copy from).
 static result<void> start_with_bytes(aead_core& c, aead_algorithm a, std::span<const std::uint8_t> key,
-                                     std::span<const std::uint8_t> nonce) noexcept {
+                                     std::span<const std::uint8_t> nonce, std::size_t text = 0) noexcept {
   const aead_properties& p = properties(a);
   if (key.size() != p.key_size) return crypto_errc::invalid_key;
   if (nonce.size() != p.nonce_size) return crypto_errc::invalid_nonce;
-  if (!is_aes_gcm(a)) return start_stream(c, a, key.first<32>(), nonce);
+  if (!is_aes_gcm(a)) return start_stream(c, a, key.first<32>(), nonce, text);
   begin(c, a);
   gcm_init(c.gcm, key, nonce);
   c.phase = aead_phase::aad;
@@ -473,9 +481,9 @@ struct key_source {
   bytes_view bytes;
 
   aead_algorithm algorithm() const noexcept { return keyed != nullptr ? keyed->alg : alg; }
-  result<void> start(detail::aead_core& core, bytes_view nonce) const noexcept {
-    if (keyed != nullptr) return core.start(*keyed, nonce);
-    return detail::start_with_bytes(core, alg, bytes, nonce);
+  result<void> start(detail::aead_core& core, bytes_view nonce, std::size_t text) const noexcept {
+    if (keyed != nullptr) return core.start(*keyed, nonce, text);
+    return detail::start_with_bytes(core, alg, bytes, nonce, text);
   }
 };
 
@@ -486,7 +494,7 @@ result<void> seal_detached_with(const key_source& key, std::span<std::uint8_t> c
   if (!properties(key.algorithm()).supports_aad && !ad.empty()) return crypto_errc::invalid_argument;
   if (ct.size() < pt.size()) return crypto_errc::buffer_too_small;
   detail::aead_core core;
-  if (auto r = key.start(core, nonce); !r) return r;
+  if (auto r = key.start(core, nonce, pt.size()); !r) return r;
   return seal_started(core, ct, tag, pt, ad.bytes());
 }
 
@@ -509,7 +517,7 @@ result<void> open_detached_with(const key_source& key, std::span<std::uint8_t> o
   if (out.size() < ct.size()) return crypto_errc::buffer_too_small;
   if (ct.size() > p.max_message_size) return crypto_errc::message_too_long;
   detail::aead_core core;
-  if (auto r = key.start(core, nonce); !r) return r;
+  if (auto r = key.start(core, nonce, ct.size()); !r) return r;
   return open_started(core, out, ct, tag, ad.bytes());
 }
 

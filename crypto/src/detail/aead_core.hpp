@@ -61,8 +61,10 @@ struct aead_core {
   void move_from(aead_core& other) noexcept;
   ~aead_core() { wipe(); }
 
-  // start begins a message under a prepared key. Error: invalid_nonce.
-  [[nodiscard]] result<void> start(const aead_key_state& key, std::span<const std::uint8_t> nonce) noexcept;
+  // start begins a message under a prepared key; `text` is the message's
+  // length when known (one-shot calls), else 0. Error: invalid_nonce.
+  [[nodiscard]] result<void> start(const aead_key_state& key, std::span<const std::uint8_t> nonce,
+                                   std::size_t text = 0) noexcept;
   // start_gcm begins an AES-GCM message with an IV of any non-zero length
   // (SP 800-38D 7.1). Error: invalid_nonce.
   [[nodiscard]] result<void> start_gcm(const aead_key_state& key, std::span<const std::uint8_t> iv) noexcept;
