@@ -117,6 +117,7 @@ void aead_core::move_from(aead_core& other) noexcept {
   alg = other.alg;
   phase = other.phase;
   format = other.format;
+  key_pending = other.key_pending;
   aad_len = other.aad_len;
   text_len = other.text_len;
   max_text = other.max_text;
@@ -141,6 +142,7 @@ void aead_core::wipe() noexcept {
     }
   }
   aad_len = text_len = max_text = 0;
+  key_pending = false;
   phase = aead_phase::idle;
 }
 
@@ -192,6 +194,14 @@ static result<void> start_stream(aead_core& c, aead_algorithm a, std::span<const
   // The Poly1305 key is the first 32 bytes of keystream block 0 (RFC 8439
   // 2.6; secretbox likewise). ChaCha20-Poly1305 encrypts from block 1;
   // secretbox uses the rest of block 0 for the first 32 bytes of text.
+  // A one-shot message of 1024 bytes or more gets its key block from the
+  // kernel that runs its first 1024 bytes (start_text).
+  if (text >= 1024 && c.format == aead_mac_format::rfc8439 && c.cipher.rounds == 20 &&
+      chacha_key_kernel() != nullptr) {
+    c.key_pending = true;
+    c.phase = aead_phase::aad;
+    return {};
+  }
   // A short one-shot message gets block 0 and its text's blocks from one
   // call of a wide kernel (the key block in lane 0) rather than a lone block
   // and a second call; longer ones start with the lone block, since their
@@ -224,6 +234,32 @@ result<void> aead_core::start_gcm(const aead_key_state& key, std::span<const std
   gcm_start(gcm, key.gcm, iv);
   phase = aead_phase::aad;
   return {};
+}
+
+// key_block keys the MAC with the first 32 bytes of block 0 generated alone.
+static void key_block(aead_core& c) noexcept {
+  std::uint8_t otk[32] = {};
+  static_cast<void>(stream_xor(c.cipher, otk, otk, sizeof otk));
+  c.mac.init(otk);
+  ct::wipe(otk, sizeof otk);
+  c.cipher.ks_pos = c.cipher.ks_len;  // RFC 8439 2.8: text from block 1
+  c.key_pending = false;
+}
+
+std::size_t aead_core::start_text(std::uint8_t* out, const std::uint8_t* in) noexcept {
+  if (!key_pending) return 0;
+  const chacha_key_fn kernel = chacha_key_kernel();
+  std::uint64_t first = 0;
+  if (kernel == nullptr || out == nullptr || !stream_take(cipher, 17, first)) {
+    key_block(*this);
+    return 0;
+  }
+  alignas(64) std::uint8_t block0[64];
+  kernel(cipher.words, first, out, in, block0, 20);
+  mac.init(std::span<const std::uint8_t, 32>(block0, 32));
+  ct::wipe(block0, sizeof block0);
+  key_pending = false;
+  return 1024;
 }
 
 void aead_core::add_aad(std::span<const std::uint8_t> aad) noexcept {
@@ -443,9 +479,11 @@ result<void> seal_started(detail::aead_core& core, std::span<std::uint8_t> ct,
                           std::span<std::uint8_t, aead_tag_size> tag, bytes_view pt, bytes_view aad) noexcept {
   SEALWIRE_EXPECTS(same_or_disjoint(ct.data(), pt.data(), pt.size()));
   SEALWIRE_EXPECTS(pt.size() <= core.max_text);
+  const std::size_t early = core.start_text(ct.data(), pt.data());
   core.add_aad(aad);
   core.begin_text();
-  core.encrypt(ct.data(), pt.data(), pt.size());
+  core.mac.update(ct.first(early));
+  core.encrypt(ct.data() + early, pt.data() + early, pt.size() - early);
   core.text_len = pt.size();
   core.compute_tag(tag);
   return {};
@@ -454,14 +492,18 @@ result<void> seal_started(detail::aead_core& core, std::span<std::uint8_t> ct,
 result<void> open_started(detail::aead_core& core, std::span<std::uint8_t> out, bytes_view ct, bytes_view tag,
                           bytes_view aad) noexcept {
   SEALWIRE_EXPECTS(same_or_disjoint(out.data(), ct.data(), ct.size()));
+  // In place, the first step's ciphertext would be gone before the MAC took
+  // it: the key block is then generated alone.
+  const std::size_t early = out.data() == ct.data() ? core.start_text(nullptr, nullptr) : core.start_text(out.data(), ct.data());
   core.add_aad(aad);
   core.begin_text();
+  core.mac.update(ct.first(early));
   // Nothing is released unless the tag is right. Both families decrypt into
   // out while they MAC (ChaCha20-Poly1305's stitched kernel and AES-GCM's
   // kernels run the cipher and the MAC side by side: one pass costs the
   // larger of the two, two passes their sum) and wipe out before returning
   // a failure.
-  core.decrypt(out.data(), ct.data(), ct.size());
+  core.decrypt(out.data() + early, ct.data() + early, ct.size() - early);
   core.text_len = ct.size();
   std::uint8_t computed[aead_tag_size];
   core.compute_tag(computed);

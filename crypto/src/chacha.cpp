@@ -68,6 +68,13 @@ const stream_kernels& chacha_kernels() noexcept {
 #endif
 }
 
+chacha_key_fn chacha_key_kernel() noexcept {
+#if SEALWIRE_X86_KERNELS
+  if (&chacha_kernels() == &avx512_kernels) return &chacha_x16_key_avx512;
+#endif
+  return nullptr;
+}
+
 chacha_poly_fn chacha_poly_kernel() noexcept {
 #if SEALWIRE_X86_KERNELS
   // The levels at which chacha_kernels() picks AVX-512 and poly1305.cpp IFMA.

@@ -67,6 +67,15 @@ void chacha_blocks_x4_avx512(const std::uint32_t words[16], std::uint64_t counte
                              const std::uint8_t* in, std::size_t nblocks, unsigned rounds) noexcept;
 void chacha_blocks_x16_avx512(const std::uint32_t words[16], std::uint64_t counter, std::uint8_t* out,
                               const std::uint8_t* in, std::size_t nblocks, unsigned rounds) noexcept;
+// chacha_x16_key_avx512: sixteen blocks from counter + 1 (out = in ^
+// keystream) and raw block `counter` into key_block, in one pass (an AEAD's
+// Poly1305 key block beside its first 1024 bytes of text).
+void chacha_x16_key_avx512(const std::uint32_t words[16], std::uint64_t counter, std::uint8_t* out,
+                           const std::uint8_t* in, std::uint8_t key_block[64], unsigned rounds) noexcept;
+using chacha_key_fn = decltype(&chacha_x16_key_avx512);
+// chacha_key_kernel: chacha_x16_key_avx512 when the AVX-512 ChaCha kernels
+// run at this CPU level, else null.
+chacha_key_fn chacha_key_kernel() noexcept;
 // xor_bytes_avx512: a stream_xor_fn 64 bytes at a time (AVX-512F only), for
 // the keystream generated ahead of pieces (chacha_avx512.cpp).
 void xor_bytes_avx512(std::uint8_t* out, const std::uint8_t* a, const std::uint8_t* b, std::size_t n) noexcept;
