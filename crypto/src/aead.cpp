@@ -482,7 +482,7 @@ result<void> seal_started(detail::aead_core& core, std::span<std::uint8_t> ct,
   const std::size_t early = core.start_text(ct.data(), pt.data());
   core.add_aad(aad);
   core.begin_text();
-  core.mac.update(ct.first(early));
+  if (early != 0) core.mac.update(ct.first(early));
   core.encrypt(ct.data() + early, pt.data() + early, pt.size() - early);
   core.text_len = pt.size();
   core.compute_tag(tag);
@@ -494,10 +494,11 @@ result<void> open_started(detail::aead_core& core, std::span<std::uint8_t> out, 
   SEALWIRE_EXPECTS(same_or_disjoint(out.data(), ct.data(), ct.size()));
   // In place, the first step's ciphertext would be gone before the MAC took
   // it: the key block is then generated alone.
-  const std::size_t early = out.data() == ct.data() ? core.start_text(nullptr, nullptr) : core.start_text(out.data(), ct.data());
+  const bool in_place = out.data() == ct.data();
+  const std::size_t early = in_place ? core.start_text(nullptr, nullptr) : core.start_text(out.data(), ct.data());
   core.add_aad(aad);
   core.begin_text();
-  core.mac.update(ct.first(early));
+  if (early != 0) core.mac.update(ct.first(early));
   // Nothing is released unless the tag is right. Both families decrypt into
   // out while they MAC (ChaCha20-Poly1305's stitched kernel and AES-GCM's
   // kernels run the cipher and the MAC side by side: one pass costs the
