@@ -117,6 +117,7 @@ void aead_core::move_from(aead_core& other) noexcept {
   alg = other.alg;
   phase = other.phase;
   format = other.format;
+  key_pending = other.key_pending;
   aad_len = other.aad_len;
   text_len = other.text_len;
   max_text = other.max_text;
@@ -141,6 +142,7 @@ void aead_core::wipe() noexcept {
     }
   }
   aad_len = text_len = max_text = 0;
+  key_pending = false;
   phase = aead_phase::idle;
 }
 
@@ -156,8 +158,9 @@ static void begin(aead_core& c, aead_algorithm a) noexcept {
 }
 
 // start_stream keys the ChaCha/Salsa family's cipher and MAC for one message.
+// `text` is the message's length when the caller knows it (one-shot), else 0.
 static result<void> start_stream(aead_core& c, aead_algorithm a, std::span<const std::uint8_t, 32> key,
-                                 std::span<const std::uint8_t> nonce) noexcept {
+                                 std::span<const std::uint8_t> nonce, std::size_t text) noexcept {
   begin(c, a);
   result<void> r;
   switch (a) {
@@ -191,20 +194,35 @@ static result<void> start_stream(aead_core& c, aead_algorithm a, std::span<const
   // The Poly1305 key is the first 32 bytes of keystream block 0 (RFC 8439
   // 2.6; secretbox likewise). ChaCha20-Poly1305 encrypts from block 1;
   // secretbox uses the rest of block 0 for the first 32 bytes of text.
+  // A one-shot message of 1024 bytes or more gets its key block from the
+  // kernel that runs its first 1024 bytes (start_text).
+  if (text >= 1024 && c.format == aead_mac_format::rfc8439 && c.cipher.rounds == 20 &&
+      chacha_key_kernel() != nullptr) {
+    c.key_pending = true;
+    c.phase = aead_phase::aad;
+    return {};
+  }
+  // A short one-shot message gets block 0 and its text's blocks from one
+  // call of a wide kernel (the key block in lane 0) rather than a lone block
+  // and a second call; longer ones start with the lone block, since their
+  // text runs whole batches of the widest kernel from block 1.
+  const std::size_t text_at = c.format == aead_mac_format::secretbox ? 32 : 64;
+  if (text != 0 && text <= 64 * stream_buffer_blocks - text_at) stream_generate(c.cipher, text_at + text);
   std::uint8_t otk[32] = {};
   static_cast<void>(stream_xor(c.cipher, otk, otk, sizeof otk));
   c.mac.init(otk);
   ct::wipe(otk, sizeof otk);
-  if (c.format != aead_mac_format::secretbox) c.cipher.ks_pos = c.cipher.ks_len;  // text starts at block 1
+  c.cipher.ks_pos = static_cast<std::uint16_t>(text_at);  // RFC 8439 2.8: text from block 1; secretbox: byte 32
   c.phase = aead_phase::aad;
   return {};
 }
 
-result<void> aead_core::start(const aead_key_state& key, std::span<const std::uint8_t> nonce) noexcept {
+result<void> aead_core::start(const aead_key_state& key, std::span<const std::uint8_t> nonce,
+                              std::size_t text) noexcept {
   if (!key.keyed) return crypto_errc::not_keyed;
   if (nonce.size() != properties(key.alg).nonce_size) return crypto_errc::invalid_nonce;
   if (is_aes_gcm(key.alg)) return start_gcm(key, nonce);
-  return start_stream(*this, key.alg, key.key, nonce);
+  return start_stream(*this, key.alg, key.key, nonce, text);
 }
 
 result<void> aead_core::start_gcm(const aead_key_state& key, std::span<const std::uint8_t> iv) noexcept {
@@ -216,6 +234,32 @@ result<void> aead_core::start_gcm(const aead_key_state& key, std::span<const std
   gcm_start(gcm, key.gcm, iv);
   phase = aead_phase::aad;
   return {};
+}
+
+// key_block keys the MAC with the first 32 bytes of block 0 generated alone.
+static void key_block(aead_core& c) noexcept {
+  std::uint8_t otk[32] = {};
+  static_cast<void>(stream_xor(c.cipher, otk, otk, sizeof otk));
+  c.mac.init(otk);
+  ct::wipe(otk, sizeof otk);
+  c.cipher.ks_pos = c.cipher.ks_len;  // RFC 8439 2.8: text from block 1
+  c.key_pending = false;
+}
+
+std::size_t aead_core::start_text(std::uint8_t* out, const std::uint8_t* in) noexcept {
+  if (!key_pending) return 0;
+  const chacha_key_fn kernel = chacha_key_kernel();
+  std::uint64_t first = 0;
+  if (kernel == nullptr || out == nullptr || !stream_take(cipher, 17, first)) {
+    key_block(*this);
+    return 0;
+  }
+  alignas(64) std::uint8_t block0[64];
+  kernel(cipher.words, first, out, in, block0, 20);
+  mac.init(std::span<const std::uint8_t, 32>(block0, 32));
+  ct::wipe(block0, sizeof block0);
+  key_pending = false;
+  return 1024;
 }
 
 void aead_core::add_aad(std::span<const std::uint8_t> aad) noexcept {
@@ -260,8 +304,54 @@ static std::size_t first_chunk(const stream_state& cipher, std::size_t n) noexce
   return std::min<std::size_t>(n, chunk + static_cast<std::size_t>(cipher.ks_len - cipher.ks_pos));
 }
 
+// One step of the stitched kernel: 16 ChaCha20 blocks, 64 Poly1305 blocks.
+constexpr std::size_t stitch_step = 1024;
+
+// stitch runs the whole 1024-byte steps of n bytes through the stitched
+// ChaCha20-Poly1305 kernel when the CPU level has one and the cipher and MAC
+// are both at a step boundary (nothing buffered); it returns the bytes done,
+// 0 when it does not apply. A sealer MACs ciphertext it wrote in the step
+// before (its first step is the cipher alone and its last step's ciphertext
+// goes to the lanes after); an opener MACs the ciphertext of the step it
+// decrypts, loaded before the step's output is stored.
+static std::size_t stitch(aead_core& c, std::uint8_t* out, const std::uint8_t* in, std::size_t n,
+                          bool seal) noexcept {
+  stream_state& s = c.cipher;
+  if (s.family != stream_family::chacha || s.rounds != 20 || s.ks_pos != s.ks_len) return 0;
+  const std::size_t steps = n / stitch_step;
+  if (steps < (seal ? 2U : 1U)) return 0;
+  const chacha_poly_fn kernel = chacha_poly_kernel();
+  if (kernel == nullptr) return 0;
+  poly1305_state* mac = poly1305_direct_lanes(c.mac, steps * 64);
+  if (mac == nullptr) return 0;
+  std::uint64_t first = 0;
+  if (!stream_take(s, steps * 16, first)) return 0;  // the lanes stay live, unstarted: update takes over
+#if SEALWIRE_X86_KERNELS
+  const bool start = !mac->started;
+  if (seal) {
+    chacha_blocks_x16_avx512(s.words, first, out, in, 16, 20);
+    kernel(s.words, first + 16, out + stitch_step, in + stitch_step, steps - 1, *mac, out, start);
+    poly1305_lanes_ifma(*mac, out + stitch_step * (steps - 1), 64, false);
+  } else {
+    kernel(s.words, first, out, in, steps, *mac, in, start);
+  }
+#else
+  static_cast<void>(kernel);
+  static_cast<void>(out);
+  static_cast<void>(in);
+#endif
+  poly1305_direct_done(*mac, steps * 64);
+  return steps * stitch_step;
+}
+
 void aead_core::encrypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept {
   if (is_aes_gcm(alg)) return gcm_encrypt(gcm, out, in, n);  // stitched in the kernels
+  if (n >= 2 * stitch_step) {
+    const std::size_t done = stitch(*this, out, in, n, true);
+    out += done;
+    in += done;
+    n -= done;
+  }
   for (std::size_t c = first_chunk(cipher, n); n != 0; c = std::min(n, chunk)) {
     crypt(out, in, c);
     mac.update({out, c});
@@ -273,6 +363,12 @@ void aead_core::encrypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n
 
 void aead_core::decrypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept {
   if (is_aes_gcm(alg)) return gcm_decrypt(gcm, out, in, n);
+  if (n >= stitch_step) {
+    const std::size_t done = stitch(*this, out, in, n, false);
+    out += done;
+    in += done;
+    n -= done;
+  }
   if (n <= chunk) {  // a piece: one MAC update and one XOR, no chunking
     mac.update({in, n});
     static_cast<void>(stream_xor(cipher, out, in, n));
@@ -284,14 +380,6 @@ void aead_core::decrypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n
     out += c;
     in += c;
     n -= c;
-  }
-}
-
-void aead_core::authenticate(std::span<const std::uint8_t> ct) noexcept {
-  if (is_aes_gcm(alg)) {
-    gcm_hash(gcm, ct.data(), ct.size());
-  } else {
-    mac.update(ct);
   }
 }
 
@@ -325,11 +413,11 @@ void aead_core::compute_tag(std::span<std::uint8_t, aead_tag_size> tag) noexcept
 // start_with_bytes begins a message under a key given as bytes, keying
 // AES-GCM in place (no separate key object to copy from).
 static result<void> start_with_bytes(aead_core& c, aead_algorithm a, std::span<const std::uint8_t> key,
-                                     std::span<const std::uint8_t> nonce) noexcept {
+                                     std::span<const std::uint8_t> nonce, std::size_t text = 0) noexcept {
   const aead_properties& p = properties(a);
   if (key.size() != p.key_size) return crypto_errc::invalid_key;
   if (nonce.size() != p.nonce_size) return crypto_errc::invalid_nonce;
-  if (!is_aes_gcm(a)) return start_stream(c, a, key.first<32>(), nonce);
+  if (!is_aes_gcm(a)) return start_stream(c, a, key.first<32>(), nonce, text);
   begin(c, a);
   gcm_init(c.gcm, key, nonce);
   c.phase = aead_phase::aad;
@@ -391,9 +479,11 @@ result<void> seal_started(detail::aead_core& core, std::span<std::uint8_t> ct,
                           std::span<std::uint8_t, aead_tag_size> tag, bytes_view pt, bytes_view aad) noexcept {
   SEALWIRE_EXPECTS(same_or_disjoint(ct.data(), pt.data(), pt.size()));
   SEALWIRE_EXPECTS(pt.size() <= core.max_text);
+  const std::size_t early = core.start_text(ct.data(), pt.data());
   core.add_aad(aad);
   core.begin_text();
-  core.encrypt(ct.data(), pt.data(), pt.size());
+  if (early != 0) core.mac.update(ct.first(early));
+  core.encrypt(ct.data() + early, pt.data() + early, pt.size() - early);
   core.text_len = pt.size();
   core.compute_tag(tag);
   return {};
@@ -402,18 +492,19 @@ result<void> seal_started(detail::aead_core& core, std::span<std::uint8_t> ct,
 result<void> open_started(detail::aead_core& core, std::span<std::uint8_t> out, bytes_view ct, bytes_view tag,
                           bytes_view aad) noexcept {
   SEALWIRE_EXPECTS(same_or_disjoint(out.data(), ct.data(), ct.size()));
+  // In place, the first step's ciphertext would be gone before the MAC took
+  // it: the key block is then generated alone.
+  const bool in_place = out.data() == ct.data();
+  const std::size_t early = in_place ? core.start_text(nullptr, nullptr) : core.start_text(out.data(), ct.data());
   core.add_aad(aad);
   core.begin_text();
-  // Nothing is released unless the tag is right. The ChaCha family verifies
-  // first and decrypts after. AES-GCM decrypts into out while it hashes (its
-  // kernels run AES and GHASH side by side: one pass costs the larger of the
-  // two, two passes their sum) and wipes out before returning a failure.
-  const bool gcm = is_aes_gcm(core.alg);
-  if (gcm) {
-    core.decrypt(out.data(), ct.data(), ct.size());
-  } else {
-    core.authenticate(ct);
-  }
+  if (early != 0) core.mac.update(ct.first(early));
+  // Nothing is released unless the tag is right. Both families decrypt into
+  // out while they MAC (ChaCha20-Poly1305's stitched kernel and AES-GCM's
+  // kernels run the cipher and the MAC side by side: one pass costs the
+  // larger of the two, two passes their sum) and wipe out before returning
+  // a failure.
+  core.decrypt(out.data() + early, ct.data() + early, ct.size() - early);
   core.text_len = ct.size();
   std::uint8_t computed[aead_tag_size];
   core.compute_tag(computed);
@@ -423,7 +514,6 @@ result<void> open_started(detail::aead_core& core, std::span<std::uint8_t> out, 
     ct::wipe(out.first(ct.size()));
     return crypto_errc::authentication_failed;
   }
-  if (!gcm) core.crypt(out.data(), ct.data(), ct.size());
   return {};
 }
 
@@ -434,9 +524,9 @@ struct key_source {
   bytes_view bytes;
 
   aead_algorithm algorithm() const noexcept { return keyed != nullptr ? keyed->alg : alg; }
-  result<void> start(detail::aead_core& core, bytes_view nonce) const noexcept {
-    if (keyed != nullptr) return core.start(*keyed, nonce);
-    return detail::start_with_bytes(core, alg, bytes, nonce);
+  result<void> start(detail::aead_core& core, bytes_view nonce, std::size_t text) const noexcept {
+    if (keyed != nullptr) return core.start(*keyed, nonce, text);
+    return detail::start_with_bytes(core, alg, bytes, nonce, text);
   }
 };
 
@@ -447,7 +537,7 @@ result<void> seal_detached_with(const key_source& key, std::span<std::uint8_t> c
   if (!properties(key.algorithm()).supports_aad && !ad.empty()) return crypto_errc::invalid_argument;
   if (ct.size() < pt.size()) return crypto_errc::buffer_too_small;
   detail::aead_core core;
-  if (auto r = key.start(core, nonce); !r) return r;
+  if (auto r = key.start(core, nonce, pt.size()); !r) return r;
   return seal_started(core, ct, tag, pt, ad.bytes());
 }
 
@@ -470,7 +560,7 @@ result<void> open_detached_with(const key_source& key, std::span<std::uint8_t> o
   if (out.size() < ct.size()) return crypto_errc::buffer_too_small;
   if (ct.size() > p.max_message_size) return crypto_errc::message_too_long;
   detail::aead_core core;
-  if (auto r = key.start(core, nonce); !r) return r;
+  if (auto r = key.start(core, nonce, ct.size()); !r) return r;
   return open_started(core, out, ct, tag, ad.bytes());
 }
 

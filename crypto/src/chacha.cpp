@@ -68,6 +68,23 @@ const stream_kernels& chacha_kernels() noexcept {
 #endif
 }
 
+chacha_key_fn chacha_key_kernel() noexcept {
+#if SEALWIRE_X86_KERNELS
+  if (&chacha_kernels() == &avx512_kernels) return &chacha_x16_key_avx512;
+#endif
+  return nullptr;
+}
+
+chacha_poly_fn chacha_poly_kernel() noexcept {
+#if SEALWIRE_X86_KERNELS
+  // The levels at which chacha_kernels() picks AVX-512 and poly1305.cpp IFMA.
+  constexpr std::uint32_t need =
+      cpu::avx512f | cpu::avx2 | cpu::avx512ifma | cpu::bmi2 | cpu::adx;
+  if ((cpu::enabled() & need) == need) return &chacha20_poly1305_x16_ifma;
+#endif
+  return nullptr;
+}
+
 }  // namespace detail
 
 namespace {

@@ -163,6 +163,17 @@ result<void> stream_seek(stream_state& st, std::uint64_t block, std::size_t offs
   return {};
 }
 
+void stream_generate(stream_state& st, std::size_t need) noexcept {
+  if (st.ks_pos == st.ks_len && st.counter == st.counter_base && !st.exhausted) refill(kernels_for(st.family), st, need);
+}
+
+bool stream_take(stream_state& st, std::uint64_t blocks, std::uint64_t& first) noexcept {
+  if (blocks == 0 || st.ks_pos != st.ks_len || !have_blocks(st, blocks)) return false;
+  first = st.counter;
+  advance(st, blocks);
+  return true;
+}
+
 std::string_view stream_provider(stream_family f) noexcept { return kernels_for(f).name; }
 
 }  // namespace detail

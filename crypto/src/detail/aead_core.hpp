@@ -53,6 +53,9 @@ struct aead_core {
   aead_algorithm alg = aead_algorithm::chacha20_poly1305;
   aead_phase phase = aead_phase::idle;
   aead_mac_format format = aead_mac_format::rfc8439;
+  // The Poly1305 key block is not generated yet: a one-shot call gets it
+  // from the kernel that runs its first 1024 bytes (start_text).
+  bool key_pending = false;
 
   aead_core() noexcept = default;
   aead_core(const aead_core&) = delete;
@@ -61,11 +64,19 @@ struct aead_core {
   void move_from(aead_core& other) noexcept;
   ~aead_core() { wipe(); }
 
-  // start begins a message under a prepared key. Error: invalid_nonce.
-  [[nodiscard]] result<void> start(const aead_key_state& key, std::span<const std::uint8_t> nonce) noexcept;
+  // start begins a message under a prepared key; `text` is the message's
+  // length when known (one-shot calls), else 0. Error: invalid_nonce.
+  [[nodiscard]] result<void> start(const aead_key_state& key, std::span<const std::uint8_t> nonce,
+                                   std::size_t text = 0) noexcept;
   // start_gcm begins an AES-GCM message with an IV of any non-zero length
   // (SP 800-38D 7.1). Error: invalid_nonce.
   [[nodiscard]] result<void> start_gcm(const aead_key_state& key, std::span<const std::uint8_t> iv) noexcept;
+  // start_text, for a one-shot call whose start left key_pending: runs the
+  // first 1024 bytes of text (in to out, in place or not) together with
+  // the key block when it can (out not null) and keys the MAC, else
+  // generates the key block alone; returns the bytes of text done (1024 or 0), which the
+  // caller then MACs after the associated data.
+  std::size_t start_text(std::uint8_t* out, const std::uint8_t* in) noexcept;
   void add_aad(std::span<const std::uint8_t> aad) noexcept;
   void begin_text() noexcept;
   // crypt runs the cipher only; encrypt and decrypt also feed the MAC with
@@ -73,8 +84,6 @@ struct aead_core {
   void crypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept;
   void encrypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept;
   void decrypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept;
-  // authenticate feeds the MAC with ciphertext only (verify-first open).
-  void authenticate(std::span<const std::uint8_t> ct) noexcept;
   void compute_tag(std::span<std::uint8_t, aead_tag_size> tag) noexcept;
   void wipe() noexcept;
   [[nodiscard]] std::string_view provider() const noexcept;

@@ -67,6 +67,15 @@ void chacha_blocks_x4_avx512(const std::uint32_t words[16], std::uint64_t counte
                              const std::uint8_t* in, std::size_t nblocks, unsigned rounds) noexcept;
 void chacha_blocks_x16_avx512(const std::uint32_t words[16], std::uint64_t counter, std::uint8_t* out,
                               const std::uint8_t* in, std::size_t nblocks, unsigned rounds) noexcept;
+// chacha_x16_key_avx512: sixteen blocks from counter + 1 (out = in ^
+// keystream) and raw block `counter` into key_block, in one pass (an AEAD's
+// Poly1305 key block beside its first 1024 bytes of text).
+void chacha_x16_key_avx512(const std::uint32_t words[16], std::uint64_t counter, std::uint8_t* out,
+                           const std::uint8_t* in, std::uint8_t key_block[64], unsigned rounds) noexcept;
+using chacha_key_fn = decltype(&chacha_x16_key_avx512);
+// chacha_key_kernel: chacha_x16_key_avx512 when the AVX-512 ChaCha kernels
+// run at this CPU level, else null.
+chacha_key_fn chacha_key_kernel() noexcept;
 // xor_bytes_avx512: a stream_xor_fn 64 bytes at a time (AVX-512F only), for
 // the keystream generated ahead of pieces (chacha_avx512.cpp).
 void xor_bytes_avx512(std::uint8_t* out, const std::uint8_t* a, const std::uint8_t* b, std::size_t n) noexcept;
@@ -106,6 +115,27 @@ void poly1305_lanes_avx2(poly1305_state& st, const std::uint8_t* in, std::size_t
 void poly1305_collapse_avx2(poly1305_state& st) noexcept;
 void poly1305_lanes_ifma(poly1305_state& st, const std::uint8_t* in, std::size_t nblocks, bool start) noexcept;
 void poly1305_collapse_ifma(poly1305_state& st) noexcept;
+
+// The stitched ChaCha20-Poly1305 kernel (chacha_poly_ifma.cpp): `steps`
+// times, 16 ChaCha20 blocks (1024 bytes, out = in ^ keystream, from block
+// `counter`) and 64 Poly1305 blocks of `mac` (full blocks, hibit 1) into
+// st's live IFMA lanes, starting them from h when `start` is set. mac may
+// equal in (an opener MACs its ciphertext while it decrypts it, in place or
+// not) or lie wholly before out (a sealer MACs the ciphertext it wrote in
+// the step before).
+using chacha_poly_fn = void (*)(const std::uint32_t words[16], std::uint64_t counter, std::uint8_t* out,
+                                const std::uint8_t* in, std::size_t steps, poly1305_state& st,
+                                const std::uint8_t* mac, bool start) noexcept;
+void chacha20_poly1305_x16_ifma(const std::uint32_t words[16], std::uint64_t counter, std::uint8_t* out,
+                                const std::uint8_t* in, std::size_t steps, poly1305_state& st,
+                                const std::uint8_t* mac, bool start) noexcept;
+// chacha_poly_kernel: the stitched kernel when the CPU level runs both the
+// AVX-512 ChaCha and the IFMA Poly1305 kernels, else null (the AEAD then
+// runs the cipher and MAC kernels one after the other).
+chacha_poly_fn chacha_poly_kernel() noexcept;
+// poly1305_direct_done records nblocks fed to the lanes of a state that
+// poly1305_direct_lanes (poly1305.hpp) returned.
+void poly1305_direct_done(poly1305_state& st, std::size_t nblocks) noexcept;
 
 }  // namespace sealwire::crypto::detail
 

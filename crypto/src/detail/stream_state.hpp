@@ -56,6 +56,15 @@ void stream_wipe(stream_state& st) noexcept;
                                       std::size_t n) noexcept;
 [[nodiscard]] result<void> stream_seek(stream_state& st, std::uint64_t block, std::size_t offset) noexcept;
 [[nodiscard]] std::string_view stream_provider(stream_family f) noexcept;
+// stream_generate fills the keystream buffer of a fresh stream (at block 0,
+// nothing buffered) with keystream for at least `need` (<= 64 *
+// stream_buffer_blocks) bytes, in one call of the kernel that covers them.
+void stream_generate(stream_state& st, std::size_t need) noexcept;
+// stream_take hands `blocks` (>= 1) blocks of the stream to a kernel the
+// caller runs (the stitched ChaCha20-Poly1305 kernel): it needs nothing
+// buffered, sets `first` to the first block's counter and advances; false,
+// with nothing changed, when the limit does not allow them.
+[[nodiscard]] bool stream_take(stream_state& st, std::uint64_t blocks, std::uint64_t& first) noexcept;
 // stream_start resets the position to block `first` with nothing buffered.
 void stream_start(stream_state& st, std::uint64_t first) noexcept;
 

@@ -122,11 +122,10 @@ class SEALWIRE_API aead_key {
                                            bytes_view pt, associated_data ad, bytes_view nonce) const noexcept;
 
   // open authenticates the whole input and returns the plaintext length
-  // only when the tag verified. The ChaCha/Salsa AEADs verify first and
-  // only then decrypt into out; AES-GCM decrypts into out in the same pass
-  // (one pass over the data is what makes it fast) and wipes out before it
-  // reports a failure. Either way a failure releases nothing: out (its first
-  // input.size() - 16 bytes) is zeroed. Errors: authentication_failed
+  // only when the tag verified. It decrypts into out in the same pass as it
+  // authenticates (one pass over the data is what makes it fast) and wipes
+  // out before it reports a failure: a failure releases nothing, out (its
+  // first input.size() - 16 bytes) is zeroed. Errors: authentication_failed
   // (including an input shorter than a tag), not_keyed, buffer_too_small,
   // invalid_nonce, invalid_argument, message_too_long.
   [[nodiscard]] result<std::size_t> open(std::span<std::uint8_t> out, bytes_view input, associated_data ad,

@@ -13,8 +13,11 @@
 #include <string_view>
 
 namespace sealwire::crypto {
+class poly1305;
 namespace detail {
 struct poly1305_state;
+// For the stitched ChaCha20-Poly1305 kernels (poly1305.cpp).
+poly1305_state* poly1305_direct_lanes(poly1305& p, std::size_t nblocks) noexcept;
 // Bytes of opaque storage a poly1305 keeps its state in (the key, the
 // accumulator, the powers of r the vector kernels use, their live lane
 // accumulators, up to eight buffered blocks).
@@ -73,6 +76,7 @@ class SEALWIRE_API poly1305 {
   void wipe() noexcept;
 
  private:
+  friend detail::poly1305_state* detail::poly1305_direct_lanes(poly1305& p, std::size_t nblocks) noexcept;
   [[nodiscard]] detail::poly1305_state& st() noexcept;
 
   detail::state_storage<detail::poly1305_state_storage> storage_;

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: Apache-2.0
+// ChaCha20-Poly1305 around the stitched kernels' boundaries: the key block
+// computed beside the first 1024 bytes, the 1024-byte steps that run the
+// cipher and MAC together (sealer one step behind, opener in step, in place
+// or not), and pieces that start off those boundaries, against libsodium at
+// every CPU level, with tampering.
+#include <sealwire/crypto/aead.hpp>
+
+#include "vectors.hpp"
+
+#include <sodium.h>
+
+#include <algorithm>
+#include <cstring>
+
+using namespace sealwire;
+using crypto::aead_algorithm;
+using sealwire::associated_data;
+using crypto::tag_position;
+using test::bytes;
+
+namespace {
+
+// Lengths on both sides of one, two and several 1024-byte steps.
+constexpr std::size_t lengths[] = {960, 1023, 1024, 1025, 2048, 2049, 3083, 5120};
+// Associated data that leaves the MAC on and off its 128-byte lane groups.
+constexpr std::size_t aad_lengths[] = {0, 13, 100, 128};
+
+// reference seals with libsodium: ciphertext then tag.
+bytes reference(aead_algorithm alg, const bytes& key, const bytes& nonce, const bytes& aad, const bytes& pt) {
+  bytes out(pt.size() + 16);
+  unsigned long long n = 0;
+  if (alg == aead_algorithm::chacha20_poly1305) {
+    crypto_aead_chacha20poly1305_ietf_encrypt(out.data(), &n, pt.data(), pt.size(), aad.data(), aad.size(), nullptr,
+                                              nonce.data(), key.data());
+  } else {
+    crypto_aead_xchacha20poly1305_ietf_encrypt(out.data(), &n, pt.data(), pt.size(), aad.data(), aad.size(), nullptr,
+                                               nonce.data(), key.data());
+  }
+  EXPECT_EQ(n, out.size());
+  return out;
+}
+
+TEST(AeadStitch, OneShotMatchesLibsodiumInPlaceOrNotAndRejectsTampering) {
+  ASSERT_GE(sodium_init(), 0);
+  test::seeded_random rng(0x5717c4);
+  test::at_every_level([&] {
+    for (const auto alg : {aead_algorithm::chacha20_poly1305, aead_algorithm::xchacha20_poly1305}) {
+      const auto& p = crypto::properties(alg);
+      for (const std::size_t len : lengths) {
+        for (const std::size_t aad_len : aad_lengths) {
+          SCOPED_TRACE(testing::Message() << p.name << " length " << len << " aad " << aad_len);
+          const bytes key = rng.fill(32), nonce = rng.fill(p.nonce_size), aad = rng.fill(aad_len);
+          const bytes pt = rng.fill(len);
+          const bytes ref = reference(alg, key, nonce, aad, pt);
+
+          bytes sealed(len + 16);
+          ASSERT_TRUE(crypto::aead_seal(alg, sealed, pt, associated_data(aad), nonce, key));
+          ASSERT_EQ(sealed, ref);
+          bytes in_place = pt;
+          in_place.resize(len + 16);
+          ASSERT_TRUE(crypto::aead_seal(alg, in_place, {in_place.data(), len}, associated_data(aad), nonce, key));
+          ASSERT_EQ(in_place, ref);
+
+          bytes opened(len);
+          const auto n = crypto::aead_open(alg, opened, ref, associated_data(aad), nonce, key);
+          ASSERT_TRUE(n);
+          ASSERT_EQ(*n, len);
+          ASSERT_EQ(opened, pt);
+          bytes ct = ref;
+          ASSERT_TRUE(crypto::aead_open_detached(alg, {ct.data(), len}, {ct.data(), len}, {ct.data() + len, 16},
+                                                 associated_data(aad), nonce, key));
+          ASSERT_TRUE(std::equal(pt.begin(), pt.end(), ct.begin()));
+
+          // One flipped bit, in the first step, a later one, or the tag:
+          // refused, and the output (in place too) is all zeros.
+          for (const std::size_t at : {std::size_t{5}, len / 2 + 1030 * (len > 2048), len + 3}) {
+            bytes bad = ref;
+            bad[at % bad.size()] ^= 0x20;
+            bytes out(len, 0xaa);
+            EXPECT_FALSE(crypto::aead_open(alg, out, bad, associated_data(aad), nonce, key));
+            EXPECT_TRUE(std::all_of(out.begin(), out.end(), [](std::uint8_t b) { return b == 0; }));
+            EXPECT_FALSE(crypto::aead_open_detached(alg, {bad.data(), len}, {bad.data(), len},
+                                                    {bad.data() + len, 16}, associated_data(aad), nonce, key));
+            EXPECT_TRUE(std::all_of(bad.begin(), bad.begin() + static_cast<std::ptrdiff_t>(len),
+                                    [](std::uint8_t b) { return b == 0; }));
+          }
+        }
+      }
+    }
+  });
+}
+
+// Pieces that leave the cipher mid-block and the MAC off its lane groups
+// before a run of whole steps, so that the stitched kernel must decline or
+// pick up exactly where the drivers left off.
+TEST(AeadStitch, PiecesOffTheStepBoundariesMatchLibsodium) {
+  ASSERT_GE(sodium_init(), 0);
+  test::seeded_random rng(0x5717c5);
+  constexpr std::size_t splits[][3] = {{7, 2048 + 9, 4096}, {1024, 3000, 1}, {16, 128, 5000}, {2100, 2048, 64}};
+  test::at_every_level([&] {
+    for (const std::size_t aad_len : {std::size_t{13}, std::size_t{200}}) {
+      for (const auto& split : splits) {
+        const std::size_t len = 10000;
+        SCOPED_TRACE(testing::Message() << "aad " << aad_len << " first piece " << split[0]);
+        const bytes key = rng.fill(32), nonce = rng.fill(12), aad = rng.fill(aad_len), pt = rng.fill(len);
+        const bytes ref = reference(aead_algorithm::chacha20_poly1305, key, nonce, aad, pt);
+
+        crypto::aead_sealer s;
+        ASSERT_TRUE(s.init(aead_algorithm::chacha20_poly1305, key, nonce));
+        s.aad(aad);
+        bytes sealed(len + 16);
+        std::size_t at = 0;
+        for (int i = 0; at < len; ++i) {
+          const std::size_t piece = std::min(len - at, split[i % 3]);
+          ASSERT_TRUE(s.update({sealed.data() + at, piece}, {pt.data() + at, piece}));
+          at += piece;
+        }
+        s.finish(std::span<std::uint8_t, 16>(sealed.data() + len, 16));
+        ASSERT_EQ(sealed, ref);
+
+        for (const auto position : {tag_position::detached, tag_position::trailing}) {
+          crypto::aead_opener o;
+          ASSERT_TRUE(o.init(aead_algorithm::chacha20_poly1305, key, nonce, position));
+          o.aad(aad);
+          const std::size_t total = position == tag_position::detached ? len : len + 16;
+          bytes in = ref, out(len + 16);
+          std::size_t got = 0;
+          at = 0;
+          for (int i = 0; at < total; ++i) {
+            const std::size_t piece = std::min(total - at, split[(i + 1) % 3]);
+            // In place for the detached opener, apart for the trailing one.
+            std::uint8_t* dst = position == tag_position::detached ? in.data() + at : out.data() + got;
+            const auto n = o.update({dst, piece}, {in.data() + at, piece});
+            ASSERT_TRUE(n);
+            got += *n;
+            at += piece;
+          }
+          if (position == tag_position::detached) {
+            ASSERT_TRUE(o.finish({ref.data() + len, 16}));
+            ASSERT_TRUE(std::equal(pt.begin(), pt.end(), in.begin()));
+          } else {
+            ASSERT_TRUE(o.finish());
+            ASSERT_EQ(got, len);
+            ASSERT_TRUE(std::equal(pt.begin(), pt.end(), out.begin()));
+          }
+        }
+      }
+    }
+  });
+}
+
+}  // namespace
