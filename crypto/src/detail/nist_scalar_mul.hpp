@@ -290,6 +290,55 @@ struct ec : ec_point<Curve> {
     from_jacobian(out, j);
   }
 
+  // x_matches: X = x Z for the big-endian x, false when x is not below p
+  // (public values only).
+  static bool x_matches(const point& p, const std::uint8_t* x) noexcept {
+    fe xf, t;
+    if (!F::from_bytes(xf, x)) return false;
+    F::mul(t, xf, p.z);
+    F::sub(t, t, p.x);
+    return F::zero_mask(t) != 0;
+  }
+
+  // verify_r: whether R = u1 G + u2 Q is not the identity and x(R) mod n =
+  // r (FIPS 186-5 6.4.2 steps 5-7), for public scalars, point and r (in
+  // [1, n-1]), in variable time. x(R) = X / Z is below p, and n < p < 2n,
+  // so x mod n = r means X = r' Z for r' = r or, when r + n is still below
+  // p, r' = r + n.
+  static bool verify_r(const std::uint8_t* u1, const std::uint8_t* u2, const affine& q,
+                       const std::uint8_t* r) noexcept {
+    point p;
+    mul_double_var(p, u1, u2, q);
+    if (F::zero_mask(p.z) != 0) return false;  // the point at infinity
+    if (x_matches(p, r)) return true;
+    static constexpr auto n = from_hex<L>(Curve::n_hex);
+    std::uint8_t rn[L];
+    unsigned carry = 0;
+    for (std::size_t i = L; i-- > 0;) {
+      carry += unsigned{r[i]} + n.b[i];
+      rn[i] = static_cast<std::uint8_t>(carry);
+      carry >>= 8;
+    }
+    return carry == 0 && x_matches(p, rn);
+  }
+
+  // verify_r_bytes is verify_r for Q as X || Y, false when Q is not a
+  // point of the curve (SEC 1 3.2.2.1).
+  static bool verify_r_bytes(const std::uint8_t* u1, const std::uint8_t* u2, const std::uint8_t* q_xy,
+                             const std::uint8_t* r) noexcept {
+    affine q;
+    return decode_point(q, q_xy) && verify_r(u1, u2, q, r);
+  }
+
+  // base_x writes the X coordinate of scalar * G (L bytes); the scalar is
+  // in [1, n-1] (ECDSA's nonce), secret.
+  static void base_x(std::uint8_t* x_out, const std::uint8_t* scalar) noexcept {
+    point r;
+    mul_base(r, scalar);
+    static_cast<void>(to_affine(x_out, nullptr, r));
+    ct::wipe_object(r);
+  }
+
   // base writes scalar * G as X || Y (2L bytes); the scalar is in [1, n-1].
   static void base(std::uint8_t* out_xy, const std::uint8_t* scalar) noexcept {
     point r;
