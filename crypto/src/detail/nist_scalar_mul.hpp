@@ -139,32 +139,47 @@ struct ec : ec_point<Curve> {
     return t;
   }
 
-  // mul_base: out = k G with signed 4-bit digits. Window w adds the
-  // selected entry of row w, negated by a masked move for a negative
-  // digit; a zero digit selects nothing (all-zero limbs) and the sum is
-  // discarded by mask.
+  // mul_base: out = k G with signed 4-bit digits, k in [1, n-1]. Window w
+  // adds the selected entry of row w, negated by a masked move for a
+  // negative digit; a zero digit selects nothing (all-zero limbs) and the
+  // sum is discarded by mask.
+  //
+  // The sum runs in Jacobian coordinates with the incomplete mixed addition
+  // (add_mixed_jacobian), which is sound because the accumulator is never
+  // the entry or its negation unless it is the identity. Before window w it
+  // is A G with A = sum_{i<w} d_i 16^i, so |A| <= 8 (16^w - 1) / 15 < 16^w,
+  // and the entry is d 16^w G with 1 <= |d| <= 8. Below the top window,
+  // 16^w <= 2^(bits-4) and |A -+ d 16^w| < 9 16^w < n, so A = +-d 16^w
+  // (mod n) would need A = +-d 16^w exactly, which |A| < 16^w rules out. In
+  // the top window k = A + d 16^w itself: A = -d 16^w (mod n) means
+  // k = 0 (mod n), and A = d 16^w (mod n) means k = 2 d 16^w mod n, which
+  // is 2^257 - 2n (about 2^225), 2^385 - 2n (about 2^191) or d (2^521 - n)
+  // (below 2^263) for P-256, P-384 and P-521: its own top digit is 0, not
+  // d. The identity itself (every digit so far zero) takes the entry by
+  // mask.
   static void mul_base(point& out, const std::uint8_t* k_be) noexcept {
     const base_table& tb = table();
     struct state {
-      point r, t;
+      point j, t;
       affine e;
       fe ny;
       std::uint64_t neg, d;
     } s;
-    s.r = point{fe{}, k().one, fe{}};
+    s.j = point{k().one, k().one, fe{}};  // the Jacobian identity
     for (std::size_t w = 0; w < BW; ++w) {
       s.d = signed_digit<4>(s.neg, k_be, w);
       select(s.e, tb.e[w], 8, s.d - 1);  // d = 0 wraps to no entry
       F::sub(s.ny, fe{}, s.e.y);
       cmov(s.e.y, s.ny, s.neg);
-      add_affine(s.t, s.r, s.e);
+      s.t = s.j;
+      base_t::add_mixed_jacobian(s.t, s.e);
       const std::uint64_t keep = ct::mask_if_zero(s.d);
-      cmov(s.t.x, s.r.x, keep);
-      cmov(s.t.y, s.r.y, keep);
-      cmov(s.t.z, s.r.z, keep);
-      s.r = s.t;
+      cmov(s.t.x, s.j.x, keep);
+      cmov(s.t.y, s.j.y, keep);
+      cmov(s.t.z, s.j.z, keep);
+      s.j = s.t;
     }
-    out = s.r;
+    from_jacobian(out, s.j);
     ct::wipe_object(s);
   }
 
