@@ -413,6 +413,7 @@ result<std::size_t> ecdsa<C>::p1363_to_der(der_span out, std::span<const std::ui
 
 template <nist_curve C>
 std::string_view ecdsa<C>::provider() noexcept {
+  if constexpr (C == nist_curve::p256) return detail::p256_kernel_choice().name;
   return "portable";
 }
 
