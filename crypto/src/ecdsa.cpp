@@ -8,6 +8,7 @@
 #include <sealwire/crypto/random.hpp>
 
 #include "detail/ecdsa_der.hpp"
+#include "detail/nist_p256_kernel.hpp"
 #include "detail/nist_scalar_mul.hpp"
 
 #include <cstring>
@@ -163,7 +164,6 @@ struct ops {
     struct state {
       std::uint8_t h[L], k[L], x1[L], extra[L];
       sfe e, dm, km, kinv, rm, sm, t;
-      typename E::point p;
     } s;
     std::span<const std::uint8_t> extra;
     if (opt.hedged) {
@@ -184,8 +184,7 @@ struct ops {
         continue;
       }
       // r = x(k G) mod n (FIPS 186-5 6.4.1 steps 5-8).
-      E::mul_base(s.p, s.k);
-      static_cast<void>(E::to_affine(s.x1, nullptr, s.p));
+      base_x(s.x1, s.k);
       scalar_of(s.rm, s.x1);
       S::to_bytes(r_out, s.rm);
       ct::declassify(r_out, L);  // r is part of the signature
@@ -253,30 +252,29 @@ struct ops {
     S::to_bytes(u1, u);
     S::mul(u, rm, w);
     S::to_bytes(u2, u);
-    typename E::point p;
-    E::mul_double_var(p, u1, u2, q);
-    if (F::zero_mask(p.z) != 0) return crypto_errc::invalid_signature;  // the point at infinity
-    // x(P) = X / Z; x mod n == r means X = r' Z for r' = r or, when r + n
-    // is still below p, r' = r + n (x < p, and n < p < 2n).
-    if (x_matches(p, r)) return {};
-    std::uint8_t rn[L];
-    unsigned carry = 0;
-    for (std::size_t i = L; i-- > 0;) {
-      carry += unsigned{r[i]} + n_be.b[i];
-      rn[i] = static_cast<std::uint8_t>(carry);
-      carry >>= 8;
-    }
-    if (carry == 0 && x_matches(p, rn)) return {};
+    if (verify_r(u1, u2, q, pub.data() + 1, r)) return {};
     return crypto_errc::invalid_signature;
   }
 
-  // x_matches: X = x Z for the big-endian x, false when x is not below p.
-  static bool x_matches(const typename E::point& p, const std::uint8_t* x) noexcept {
-    typename F::fe xf, t;
-    if (!F::from_bytes(xf, x)) return false;
-    F::mul(t, xf, p.z);
-    F::sub(t, t, p.x);
-    return F::zero_mask(t) != 0;
+  // base_x: x(k G) as L bytes, k secret; P-256 through its kernel table.
+  static void base_x(std::uint8_t* x, const std::uint8_t* k) noexcept {
+    if constexpr (C == nist_curve::p256) {
+      detail::p256_kernel_choice().base_x(x, k);
+    } else {
+      E::base_x(x, k);
+    }
+  }
+
+  // verify_r: u1 G + u2 Q is not the identity and its x mod n is r (public
+  // inputs; q is the decoded key, q_xy its X || Y, which the P-256 kernel
+  // decodes for its own field).
+  static bool verify_r(const std::uint8_t* u1, const std::uint8_t* u2, const typename E::affine& q,
+                       const std::uint8_t* q_xy, const std::uint8_t* r) noexcept {
+    if constexpr (C == nist_curve::p256) {
+      return detail::p256_kernel_choice().verify_r(u1, u2, q_xy, r);
+    } else {
+      return E::verify_r(u1, u2, q, r);
+    }
   }
 
   // parse_der: DER to r and s; false for anything but strict DER.
@@ -415,6 +413,7 @@ result<std::size_t> ecdsa<C>::p1363_to_der(der_span out, std::span<const std::ui
 
 template <nist_curve C>
 std::string_view ecdsa<C>::provider() noexcept {
+  if constexpr (C == nist_curve::p256) return detail::p256_kernel_choice().name;
   return "portable";
 }
 

@@ -236,61 +236,84 @@ class EcdhNist : public ::testing::Test {};
 
 }  // namespace
 
-TEST_F(EcdhNist, ProviderIsPortableAtEveryLevel) {
+// P-256 runs the BMI2/ADX kernel where the level has both, the portable one
+// elsewhere; P-384 and P-521 are portable everywhere.
+TEST_F(EcdhNist, ProviderFollowsTheCpuLevel) {
   for (const auto level : test::cpu_levels()) {
     const test::scoped_cpu_level forced(level);
-    for_each_curve([]<class E>() { EXPECT_EQ(E::provider(), "portable") << curve_info<E>::name; });
+    const bool mulx = crypto::cpu::has(crypto::cpu::bmi2 | crypto::cpu::adx);
+    EXPECT_EQ(crypto::p256::provider(), mulx ? "bmi2" : "portable");
+    EXPECT_EQ(crypto::p384::provider(), "portable");
+    EXPECT_EQ(crypto::p521::provider(), "portable");
   }
 }
 
-TEST_F(EcdhNist, Rfc5903Section8) {
-  for_each_curve([]<class E>() {
-    using c = curve_info<E>;
-    SCOPED_TRACE(c::name);
-    const bytes i = hex(c::i), r = hex(c::r);
-    const bytes gi = concat({{0x04}, hex(c::gix), hex(c::giy)});
-    const bytes gr = concat({{0x04}, hex(c::grx), hex(c::gry)});
-    EXPECT_EQ(test::to_hex(public_of<E>(i)), test::to_hex(gi));
-    EXPECT_EQ(test::to_hex(public_of<E>(r)), test::to_hex(gr));
-    bytes out;
-    ASSERT_TRUE(shared<E>(out, i, gr));
-    EXPECT_EQ(test::to_hex(out), c::girx);
-    ASSERT_TRUE(shared<E>(out, r, gi));
-    EXPECT_EQ(test::to_hex(out), c::girx);
-  });
+namespace {
+
+template <class E>
+void rfc5903_section8() {
+  using c = curve_info<E>;
+  SCOPED_TRACE(c::name);
+  const bytes i = hex(c::i), r = hex(c::r);
+  const bytes gi = concat({{0x04}, hex(c::gix), hex(c::giy)});
+  const bytes gr = concat({{0x04}, hex(c::grx), hex(c::gry)});
+  EXPECT_EQ(test::to_hex(public_of<E>(i)), test::to_hex(gi));
+  EXPECT_EQ(test::to_hex(public_of<E>(r)), test::to_hex(gr));
+  bytes out;
+  ASSERT_TRUE(shared<E>(out, i, gr));
+  EXPECT_EQ(test::to_hex(out), c::girx);
+  ASSERT_TRUE(shared<E>(out, r, gi));
+  EXPECT_EQ(test::to_hex(out), c::girx);
 }
 
+}  // namespace
+
+TEST_F(EcdhNist, Rfc5903Section8) {
+  for_each_curve([]<class E>() { rfc5903_section8<E>(); });
+}
+
+namespace {
+
+template <class E>
+void small_and_edge_scalars() {
+  using c = curve_info<E>;
+  SCOPED_TRACE(c::name);
+  const std::size_t l = E::scalar_size;
+  const bytes g = concat({{0x04}, hex(c::gx), hex(c::gy)});
+  const bytes one = add_small(bytes(l, 0), 1);
+  EXPECT_EQ(test::to_hex(public_of<E>(one)), test::to_hex(g)) << "1 G";
+  // (n - 1) G = -G = (Gx, p - Gy).
+  const bytes n = hex(c::n), p = hex(c::p), gy = hex(c::gy);
+  bytes n_minus_1 = n;
+  n_minus_1.back() = static_cast<std::uint8_t>(n_minus_1.back() - 1);  // n is odd
+  bytes neg_gy(l);
+  int borrow = 0;
+  for (std::size_t k = l; k-- > 0;) {
+    const int d = p[k] - gy[k] - borrow;
+    neg_gy[k] = static_cast<std::uint8_t>(d);
+    borrow = d < 0 ? 1 : 0;
+  }
+  EXPECT_EQ(test::to_hex(public_of<E>(n_minus_1)), test::to_hex(concat({{0x04}, hex(c::gx), neg_gy}))) << "(n-1) G";
+  // k G through the variable-base path equals the fixed-base table's.
+  bytes out;
+  // Scalars near n as well: the last windows add to an accumulator near -G.
+  bytes n_minus_2 = n_minus_1, n_minus_3 = n_minus_1;
+  n_minus_2.back() = static_cast<std::uint8_t>(n_minus_2.back() - 1);
+  n_minus_3.back() = static_cast<std::uint8_t>(n_minus_3.back() - 2);
+  for (const bytes& k : {one, add_small(bytes(l, 0), 2), add_small(bytes(l, 0), 15), add_small(bytes(l, 0), 16),
+                         add_small(bytes(l, 0), 17), n_minus_1, n_minus_2, n_minus_3}) {
+    const bytes pub = public_of<E>(k);
+    ASSERT_EQ(pub.size(), E::point_size);
+    ASSERT_TRUE(shared<E>(out, k, g));
+    EXPECT_EQ(test::to_hex(out), test::to_hex(bytes(pub.begin() + 1, pub.begin() + 1 + static_cast<long>(l))))
+        << test::to_hex(k);
+  }
+}
+
+}  // namespace
+
 TEST_F(EcdhNist, SmallAndEdgeScalars) {
-  for_each_curve([]<class E>() {
-    using c = curve_info<E>;
-    SCOPED_TRACE(c::name);
-    const std::size_t l = E::scalar_size;
-    const bytes g = concat({{0x04}, hex(c::gx), hex(c::gy)});
-    const bytes one = add_small(bytes(l, 0), 1);
-    EXPECT_EQ(test::to_hex(public_of<E>(one)), test::to_hex(g)) << "1 G";
-    // (n - 1) G = -G = (Gx, p - Gy).
-    const bytes n = hex(c::n), p = hex(c::p), gy = hex(c::gy);
-    bytes n_minus_1 = n;
-    n_minus_1.back() = static_cast<std::uint8_t>(n_minus_1.back() - 1);  // n is odd
-    bytes neg_gy(l);
-    int borrow = 0;
-    for (std::size_t k = l; k-- > 0;) {
-      const int d = p[k] - gy[k] - borrow;
-      neg_gy[k] = static_cast<std::uint8_t>(d);
-      borrow = d < 0 ? 1 : 0;
-    }
-    EXPECT_EQ(test::to_hex(public_of<E>(n_minus_1)), test::to_hex(concat({{0x04}, hex(c::gx), neg_gy}))) << "(n-1) G";
-    // k G through the variable-base path equals the fixed-base table's.
-    bytes out;
-    for (const bytes& k : {one, add_small(bytes(l, 0), 2), add_small(bytes(l, 0), 15), add_small(bytes(l, 0), 16),
-                           add_small(bytes(l, 0), 17), n_minus_1}) {
-      const bytes pub = public_of<E>(k);
-      ASSERT_EQ(pub.size(), E::point_size);
-      ASSERT_TRUE(shared<E>(out, k, g));
-      EXPECT_EQ(test::to_hex(out), test::to_hex(bytes(pub.begin() + 1, pub.begin() + 1 + static_cast<long>(l))))
-          << test::to_hex(k);
-    }
-  });
+  for_each_curve([]<class E>() { small_and_edge_scalars<E>(); });
 }
 
 TEST_F(EcdhNist, ScalarsOutsideTheGroupOrderAreRefused) {
@@ -439,20 +462,27 @@ wycheproof_counts run_wycheproof(const std::filesystem::path& path, PeerOf peer_
 
 // Each curve reads its own file (ecdh_secp256r1_ecpoint_test.json, ...); a
 // missing one fails that curve, naming the file.
+namespace {
+
+template <class E>
+void wycheproof_ecpoint_file() {
+  using c = curve_info<E>;
+  SCOPED_TRACE(c::name);
+  const std::string file = std::string("wycheproof/testvectors_v1/") + c::wycheproof + "_ecpoint_test.json";
+  SEALWIRE_REQUIRE_VECTOR(path, file);
+  const auto n = run_wycheproof<E>(path, [](const bytes& b) { return peer_bytes{b, true}; });
+  std::printf("wycheproof %s ecpoint: %d valid, %d invalid, %d acceptable (refused: compressed)\n", c::name, n.valid,
+              n.invalid(), n.acceptable);
+  EXPECT_EQ(n.valid, c::wycheproof_valid);
+  EXPECT_EQ(n.invalid_point, c::wycheproof_invalid);
+  EXPECT_EQ(n.invalid_encoding, 0);
+  EXPECT_EQ(n.acceptable, 1);
+}
+
+}  // namespace
+
 TEST_F(EcdhNist, WycheproofEcpointFiles) {
-  for_each_curve([]<class E>() {
-    using c = curve_info<E>;
-    SCOPED_TRACE(c::name);
-    const std::string file = std::string("wycheproof/testvectors_v1/") + c::wycheproof + "_ecpoint_test.json";
-    SEALWIRE_REQUIRE_VECTOR(path, file);
-    const auto n = run_wycheproof<E>(path, [](const bytes& b) { return peer_bytes{b, true}; });
-    std::printf("wycheproof %s ecpoint: %d valid, %d invalid, %d acceptable (refused: compressed)\n", c::name, n.valid,
-                n.invalid(), n.acceptable);
-    EXPECT_EQ(n.valid, c::wycheproof_valid);
-    EXPECT_EQ(n.invalid_point, c::wycheproof_invalid);
-    EXPECT_EQ(n.invalid_encoding, 0);
-    EXPECT_EQ(n.acceptable, 1);
-  });
+  for_each_curve([]<class E>() { wycheproof_ecpoint_file<E>(); });
 }
 
 // The same with the DER (SubjectPublicKeyInfo) files, ecdh_secp256r1_test.json, ...
@@ -489,43 +519,50 @@ TEST_F(EcdhNist, WycheproofDerFiles) {
   });
 }
 
+namespace {
+
+template <class E>
+void differential_against_openssl() {
+  using c = curve_info<E>;
+  SCOPED_TRACE(c::name);
+  test::seeded_random rng(5903);
+  const int cases = test::differential_cases(40);
+  for (int test_case = 0; test_case < cases; ++test_case) {
+    // A: ours; B: OpenSSL's public point of a scalar. Both scalars come
+    // from the seeded generator, so every case replays; a failure names
+    // them.
+    auto* prev = crypto::set_random_source(&rng);
+    bytes a(E::scalar_size), a_pub(E::point_size);
+    const auto gen = E::generate(std::span<std::uint8_t, E::scalar_size>(a.data(), E::scalar_size),
+                                 std::span<std::uint8_t, E::point_size>(a_pub.data(), E::point_size));
+    crypto::set_random_source(prev);
+    ASSERT_TRUE(gen);
+    bytes b, b_pub;
+    ASSERT_TRUE(openssl_key_pair<E>(rng, b, b_pub));
+    const std::string t =
+        "case " + std::to_string(test_case) + " (a = " + test::to_hex(a) + ", b = " + test::to_hex(b) + ")";
+    // Public key from private key, both ways.
+    EXPECT_EQ(test::to_hex(public_of<E>(b)), test::to_hex(b_pub)) << t;
+    pkey ka = openssl_key<E>(a_pub, &a), kb = openssl_key<E>(b_pub, &b);
+    ASSERT_NE(ka.k, nullptr) << "OpenSSL refused our key pair " << t;
+    ASSERT_NE(kb.k, nullptr);
+    // Both directions of the exchange against OpenSSL's derive.
+    bytes ours_ab, ours_ba;
+    ASSERT_TRUE(shared<E>(ours_ab, a, b_pub)) << t;
+    ASSERT_TRUE(shared<E>(ours_ba, b, a_pub)) << t;
+    const auto theirs_ab = evp_derive(ka.k, kb.k, E::secret_size);
+    const auto theirs_ba = evp_derive(kb.k, ka.k, E::secret_size);
+    ASSERT_TRUE(theirs_ab && theirs_ba) << t;
+    EXPECT_EQ(test::to_hex(ours_ab), test::to_hex(*theirs_ab)) << t;
+    EXPECT_EQ(test::to_hex(ours_ba), test::to_hex(*theirs_ba)) << t;
+    EXPECT_EQ(test::to_hex(ours_ab), test::to_hex(ours_ba)) << t;
+  }
+}
+
+}  // namespace
+
 TEST_F(EcdhNist, DifferentialAgainstOpenSsl) {
-  for_each_curve([]<class E>() {
-    using c = curve_info<E>;
-    SCOPED_TRACE(c::name);
-    test::seeded_random rng(5903);
-    const int cases = test::differential_cases(40);
-    for (int test_case = 0; test_case < cases; ++test_case) {
-      // A: ours; B: OpenSSL's public point of a scalar. Both scalars come
-      // from the seeded generator, so every case replays; a failure names
-      // them.
-      auto* prev = crypto::set_random_source(&rng);
-      bytes a(E::scalar_size), a_pub(E::point_size);
-      const auto gen = E::generate(std::span<std::uint8_t, E::scalar_size>(a.data(), E::scalar_size),
-                                   std::span<std::uint8_t, E::point_size>(a_pub.data(), E::point_size));
-      crypto::set_random_source(prev);
-      ASSERT_TRUE(gen);
-      bytes b, b_pub;
-      ASSERT_TRUE(openssl_key_pair<E>(rng, b, b_pub));
-      const std::string t =
-          "case " + std::to_string(test_case) + " (a = " + test::to_hex(a) + ", b = " + test::to_hex(b) + ")";
-      // Public key from private key, both ways.
-      EXPECT_EQ(test::to_hex(public_of<E>(b)), test::to_hex(b_pub)) << t;
-      pkey ka = openssl_key<E>(a_pub, &a), kb = openssl_key<E>(b_pub, &b);
-      ASSERT_NE(ka.k, nullptr) << "OpenSSL refused our key pair " << t;
-      ASSERT_NE(kb.k, nullptr);
-      // Both directions of the exchange against OpenSSL's derive.
-      bytes ours_ab, ours_ba;
-      ASSERT_TRUE(shared<E>(ours_ab, a, b_pub)) << t;
-      ASSERT_TRUE(shared<E>(ours_ba, b, a_pub)) << t;
-      const auto theirs_ab = evp_derive(ka.k, kb.k, E::secret_size);
-      const auto theirs_ba = evp_derive(kb.k, ka.k, E::secret_size);
-      ASSERT_TRUE(theirs_ab && theirs_ba) << t;
-      EXPECT_EQ(test::to_hex(ours_ab), test::to_hex(*theirs_ab)) << t;
-      EXPECT_EQ(test::to_hex(ours_ba), test::to_hex(*theirs_ba)) << t;
-      EXPECT_EQ(test::to_hex(ours_ab), test::to_hex(ours_ba)) << t;
-    }
-  });
+  for_each_curve([]<class E>() { differential_against_openssl<E>(); });
 }
 
 // The peer keys of the differential tests replay from the seed: the same
@@ -668,5 +705,17 @@ TEST_F(EcdhNist, GenerateRejectsOutOfRangeDraws) {
     crypto::set_random_source(prev);
     EXPECT_TRUE(crypto::ct::is_zero(priv));
     EXPECT_TRUE(crypto::ct::is_zero(pub));
+  });
+}
+
+// P-256 has two kernels (portable, BMI2/ADX): the vectors, the edge scalars,
+// the Wycheproof point file and the OpenSSL differential at every level.
+TEST_F(EcdhNist, P256AtEveryLevel) {
+  test::at_every_level([] {
+    SCOPED_TRACE(crypto::p256::provider());
+    rfc5903_section8<p256>();
+    small_and_edge_scalars<p256>();
+    wycheproof_ecpoint_file<p256>();
+    differential_against_openssl<p256>();
   });
 }

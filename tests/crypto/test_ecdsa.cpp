@@ -236,7 +236,12 @@ class Ecdsa : public ::testing::Test {};
 }  // namespace
 
 TEST_F(Ecdsa, ProviderAndSizes) {
-  EXPECT_EQ(ecdsa_p256::provider(), "portable");
+  // P-256's point arithmetic follows the CPU level (the BMI2/ADX field).
+  for (const auto level : test::cpu_levels()) {
+    const test::scoped_cpu_level forced(level);
+    EXPECT_EQ(ecdsa_p256::provider(), crypto::cpu::has(crypto::cpu::bmi2 | crypto::cpu::adx) ? "bmi2" : "portable");
+    EXPECT_EQ(ecdsa_p384::provider(), "portable");
+  }
   EXPECT_EQ(ecdsa_p256::signature_size, 64u);
   EXPECT_EQ(ecdsa_p256::public_key_size, 65u);
   EXPECT_EQ(ecdsa_p256::max_der_signature_size, 72u);

@@ -40,6 +40,7 @@
 #include <sealwire/hpke/hpke.hpp>
 
 #include "detail/ed25519_kernels.hpp"
+#include "detail/nist_p256_kernel.hpp"
 #include "detail/poly1305_state.hpp"
 
 #include <valgrind/memcheck.h>
@@ -617,6 +618,45 @@ void bmi2_adx_kernels(outputs& o) {
 }
 #endif
 
+// The P-256 kernel on the four-limb mulx field (nist_p256_bmi2.cpp), called
+// by name for the same reason: key generation (base), ECDH (shared) and
+// ECDSA's nonce point (base_x). The public parts (ECDSA verification) are
+// variable time by design and stay out.
+#if defined(__x86_64__)
+}  // namespace
+namespace sealwire::crypto::detail {
+extern const p256_kernel p256_kernel_bmi2;
+}  // namespace sealwire::crypto::detail
+namespace {
+
+void p256_four_limb(outputs& o) {
+  const std::uint32_t need = crypto::cpu::bmi2 | crypto::cpu::adx;
+  if (RUNNING_ON_VALGRIND == 0 && (crypto::cpu::detected() & need) != need) {
+    o.add_flag(false);  // not runnable on this CPU
+    return;
+  }
+  const auto& kernel = crypto::detail::p256_kernel_bmi2;
+  // The peer: the public key of a public scalar, from the library.
+  const bytes peer_scalar = public_bytes(32, 47);
+  bytes peer(65);
+  expect(crypto::p256::public_key(std::span<std::uint8_t, 65>(peer), crypto::p256::scalar_span(peer_scalar)).has_value(),
+         "p256 peer");
+  for (std::uint8_t seed : {48, 50}) {
+    const bytes k = secret_scalar(32, seed);
+    bytes pub(64), x(32), shared(32);
+    kernel.base(pub.data(), k.data());
+    publish(pub);
+    o.add(pub);
+    kernel.base_x(x.data(), k.data());
+    publish(x);
+    o.add(x);
+    const bool ok = kernel.shared(shared.data(), k.data(), peer.data() + 1);
+    o.add_flag(ok);
+    o.add(shared);
+  }
+}
+#endif
+
 struct named_check {
   std::string_view name;
   void (*run)(outputs&);
@@ -640,6 +680,7 @@ constexpr named_check checks[] = {
 #if defined(__x86_64__)
     {"X25519 four-limb ladder (BMI2/ADX), called directly", x25519_four_limb},
     {"Poly1305 blocks and Ed25519 base multiplication (BMI2/ADX), called directly", bmi2_adx_kernels},
+    {"P-256 four-limb kernel (BMI2/ADX), called directly", p256_four_limb},
 #endif
 };
 

@@ -139,32 +139,47 @@ struct ec : ec_point<Curve> {
     return t;
   }
 
-  // mul_base: out = k G with signed 4-bit digits. Window w adds the
-  // selected entry of row w, negated by a masked move for a negative
-  // digit; a zero digit selects nothing (all-zero limbs) and the sum is
-  // discarded by mask.
+  // mul_base: out = k G with signed 4-bit digits, k in [1, n-1]. Window w
+  // adds the selected entry of row w, negated by a masked move for a
+  // negative digit; a zero digit selects nothing (all-zero limbs) and the
+  // sum is discarded by mask.
+  //
+  // The sum runs in Jacobian coordinates with the incomplete mixed addition
+  // (add_mixed_jacobian), which is sound because the accumulator is never
+  // the entry or its negation unless it is the identity. Before window w it
+  // is A G with A = sum_{i<w} d_i 16^i, so |A| <= 8 (16^w - 1) / 15 < 16^w,
+  // and the entry is d 16^w G with 1 <= |d| <= 8. Below the top window,
+  // 16^w <= 2^(bits-4) and |A -+ d 16^w| < 9 16^w < n, so A = +-d 16^w
+  // (mod n) would need A = +-d 16^w exactly, which |A| < 16^w rules out. In
+  // the top window k = A + d 16^w itself: A = -d 16^w (mod n) means
+  // k = 0 (mod n), and A = d 16^w (mod n) means k = 2 d 16^w mod n, which
+  // is 2^257 - 2n (about 2^225), 2^385 - 2n (about 2^191) or d (2^521 - n)
+  // (below 2^263) for P-256, P-384 and P-521: its own top digit is 0, not
+  // d. The identity itself (every digit so far zero) takes the entry by
+  // mask.
   static void mul_base(point& out, const std::uint8_t* k_be) noexcept {
     const base_table& tb = table();
     struct state {
-      point r, t;
+      point j, t;
       affine e;
       fe ny;
       std::uint64_t neg, d;
     } s;
-    s.r = point{fe{}, k().one, fe{}};
+    s.j = point{k().one, k().one, fe{}};  // the Jacobian identity
     for (std::size_t w = 0; w < BW; ++w) {
       s.d = signed_digit<4>(s.neg, k_be, w);
       select(s.e, tb.e[w], 8, s.d - 1);  // d = 0 wraps to no entry
       F::sub(s.ny, fe{}, s.e.y);
       cmov(s.e.y, s.ny, s.neg);
-      add_affine(s.t, s.r, s.e);
+      s.t = s.j;
+      base_t::add_mixed_jacobian(s.t, s.e);
       const std::uint64_t keep = ct::mask_if_zero(s.d);
-      cmov(s.t.x, s.r.x, keep);
-      cmov(s.t.y, s.r.y, keep);
-      cmov(s.t.z, s.r.z, keep);
-      s.r = s.t;
+      cmov(s.t.x, s.j.x, keep);
+      cmov(s.t.y, s.j.y, keep);
+      cmov(s.t.z, s.j.z, keep);
+      s.j = s.t;
     }
-    out = s.r;
+    from_jacobian(out, s.j);
     ct::wipe_object(s);
   }
 
@@ -288,6 +303,55 @@ struct ec : ec_point<Curve> {
       }
     }
     from_jacobian(out, j);
+  }
+
+  // x_matches: X = x Z for the big-endian x, false when x is not below p
+  // (public values only).
+  static bool x_matches(const point& p, const std::uint8_t* x) noexcept {
+    fe xf, t;
+    if (!F::from_bytes(xf, x)) return false;
+    F::mul(t, xf, p.z);
+    F::sub(t, t, p.x);
+    return F::zero_mask(t) != 0;
+  }
+
+  // verify_r: whether R = u1 G + u2 Q is not the identity and x(R) mod n =
+  // r (FIPS 186-5 6.4.2 steps 5-7), for public scalars, point and r (in
+  // [1, n-1]), in variable time. x(R) = X / Z is below p, and n < p < 2n,
+  // so x mod n = r means X = r' Z for r' = r or, when r + n is still below
+  // p, r' = r + n.
+  static bool verify_r(const std::uint8_t* u1, const std::uint8_t* u2, const affine& q,
+                       const std::uint8_t* r) noexcept {
+    point p;
+    mul_double_var(p, u1, u2, q);
+    if (F::zero_mask(p.z) != 0) return false;  // the point at infinity
+    if (x_matches(p, r)) return true;
+    static constexpr auto n = from_hex<L>(Curve::n_hex);
+    std::uint8_t rn[L];
+    unsigned carry = 0;
+    for (std::size_t i = L; i-- > 0;) {
+      carry += unsigned{r[i]} + n.b[i];
+      rn[i] = static_cast<std::uint8_t>(carry);
+      carry >>= 8;
+    }
+    return carry == 0 && x_matches(p, rn);
+  }
+
+  // verify_r_bytes is verify_r for Q as X || Y, false when Q is not a
+  // point of the curve (SEC 1 3.2.2.1).
+  static bool verify_r_bytes(const std::uint8_t* u1, const std::uint8_t* u2, const std::uint8_t* q_xy,
+                             const std::uint8_t* r) noexcept {
+    affine q;
+    return decode_point(q, q_xy) && verify_r(u1, u2, q, r);
+  }
+
+  // base_x writes the X coordinate of scalar * G (L bytes); the scalar is
+  // in [1, n-1] (ECDSA's nonce), secret.
+  static void base_x(std::uint8_t* x_out, const std::uint8_t* scalar) noexcept {
+    point r;
+    mul_base(r, scalar);
+    static_cast<void>(to_affine(x_out, nullptr, r));
+    ct::wipe_object(r);
   }
 
   // base writes scalar * G as X || Y (2L bytes); the scalar is in [1, n-1].

@@ -1,0 +1,358 @@
+// SPDX-License-Identifier: Apache-2.0
+// The field of NIST P-256 (p = 2^256 - 2^224 + 2^192 + 2^96 - 1, FIPS 186-4
+// D.1.2.3) in Montgomery form over four 64-bit limbs, for x86-64 CPUs with
+// BMI2 and ADX: products by mulx on two carry chains (adcx on CF, adox on
+// OF), written as inline assembly as fe25519_4x64.hpp is (the compiler does
+// not keep two chains apart from _addcarryx_u64). The caller checks the CPU
+// (nist_p256_bmi2.cpp is chosen at run time).
+//
+// Elements hold a R mod p (R = 2^256), always fully reduced (0 <= a < p),
+// the same representation as mont_field<p256_params> in nist_field.hpp, so
+// the two fields agree limb for limb (the differential test compares them).
+// p = -1 mod 2^64 makes -p^-1 mod 2^64 = 1: a reduction row's multiplier is
+// the low word itself, and m p = m 2^256 - m 2^224 + m 2^192 + m 2^96 - m
+// adds to the row as m 2^32 and m / 2^32 (two shifts) and m p3 (one mulx,
+// p3 = 2^64 - 2^32 + 1 the top limb).
+#pragma once
+
+#if defined(__x86_64__)
+
+#include <sealwire/crypto/ct.hpp>
+
+#include "nist_curves.hpp"
+#include "nist_field.hpp"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace sealwire::crypto::detail {
+namespace {
+
+struct p256_adx_field {
+  static constexpr std::size_t limbs = 4;
+  static constexpr std::size_t bytes = 32;
+  struct fe {
+    std::uint64_t v[4];
+  };
+  using portable = mont_field<p256_params>;
+  static constexpr std::uint64_t p3 = 0xffffffff00000001ULL;
+
+  // reduce: out = (t7..t0) / R mod p for t < p^2 (four REDC rows, then one
+  // conditional subtraction). Row i adds m p for m = t_i: t_{i+1} += m 2^32,
+  // t_{i+2} += m >> 32, t_{i+3}:t_{i+4} += m p3, one adc chain; the row's
+  // carry out of t_{i+4} waits in t_i's register (free once m is used) and
+  // joins the next row's high product word, which is at most p3 - 1 and so
+  // cannot wrap. The sum ends below 2p with a carry bit c: (c:t7..t4) - p
+  // borrows exactly when the value is already below p, and cmovnc keeps it.
+  [[gnu::always_inline]] static inline void reduce(fe& out, std::uint64_t t0, std::uint64_t t1, std::uint64_t t2,
+                                                   std::uint64_t t3, std::uint64_t t4, std::uint64_t t5,
+                                                   std::uint64_t t6, std::uint64_t t7) noexcept {
+    std::uint64_t lo, hi, a;
+    asm("movabsq %[p3], %%rdx\n\t"
+        // row 0: m = t0
+        "mulxq %[t0], %[lo], %[hi]\n\t"
+        "movq %[t0], %[a]\n\t"
+        "shlq $32, %[a]\n\t"
+        "shrq $32, %[t0]\n\t"
+        "addq %[a], %[t1]\n\t"
+        "adcq %[t0], %[t2]\n\t"
+        "adcq %[lo], %[t3]\n\t"
+        "adcq %[hi], %[t4]\n\t"
+        "movl $0, %k[t0]\n\t"
+        "adcq $0, %[t0]\n\t"
+        // row 1: m = t1, pending carry in t0
+        "mulxq %[t1], %[lo], %[hi]\n\t"
+        "addq %[t0], %[hi]\n\t"
+        "movq %[t1], %[a]\n\t"
+        "shlq $32, %[a]\n\t"
+        "shrq $32, %[t1]\n\t"
+        "addq %[a], %[t2]\n\t"
+        "adcq %[t1], %[t3]\n\t"
+        "adcq %[lo], %[t4]\n\t"
+        "adcq %[hi], %[t5]\n\t"
+        "movl $0, %k[t1]\n\t"
+        "adcq $0, %[t1]\n\t"
+        // row 2: m = t2, pending carry in t1
+        "mulxq %[t2], %[lo], %[hi]\n\t"
+        "addq %[t1], %[hi]\n\t"
+        "movq %[t2], %[a]\n\t"
+        "shlq $32, %[a]\n\t"
+        "shrq $32, %[t2]\n\t"
+        "addq %[a], %[t3]\n\t"
+        "adcq %[t2], %[t4]\n\t"
+        "adcq %[lo], %[t5]\n\t"
+        "adcq %[hi], %[t6]\n\t"
+        "movl $0, %k[t2]\n\t"
+        "adcq $0, %[t2]\n\t"
+        // row 3: m = t3, pending carry in t2; its own carry (bit 512) in t3
+        "mulxq %[t3], %[lo], %[hi]\n\t"
+        "addq %[t2], %[hi]\n\t"
+        "movq %[t3], %[a]\n\t"
+        "shlq $32, %[a]\n\t"
+        "shrq $32, %[t3]\n\t"
+        "addq %[a], %[t4]\n\t"
+        "adcq %[t3], %[t5]\n\t"
+        "adcq %[lo], %[t6]\n\t"
+        "adcq %[hi], %[t7]\n\t"
+        "movl $0, %k[t3]\n\t"
+        "adcq $0, %[t3]\n\t"
+        // (t3:t7..t4) - p into t0, t1, t2, a; keep the difference unless it borrows.
+        "movl $0xffffffff, %k[lo]\n\t"
+        "movq %[t4], %[t0]\n\t"
+        "movq %[t5], %[t1]\n\t"
+        "movq %[t6], %[t2]\n\t"
+        "movq %[t7], %[a]\n\t"
+        "subq $-1, %[t0]\n\t"
+        "sbbq %[lo], %[t1]\n\t"
+        "sbbq $0, %[t2]\n\t"
+        "sbbq %%rdx, %[a]\n\t"
+        "sbbq $0, %[t3]\n\t"
+        "cmovncq %[t0], %[t4]\n\t"
+        "cmovncq %[t1], %[t5]\n\t"
+        "cmovncq %[t2], %[t6]\n\t"
+        "cmovncq %[a], %[t7]\n\t"
+        : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [t4] "+&r"(t4), [t5] "+&r"(t5),
+          [t6] "+&r"(t6), [t7] "+&r"(t7), [lo] "=&r"(lo), [hi] "=&r"(hi), [a] "=&r"(a)
+        : [p3] "i"(p3)
+        : "rdx", "cc");
+    out.v[0] = t4;
+    out.v[1] = t5;
+    out.v[2] = t6;
+    out.v[3] = t7;
+  }
+
+  // mul: out = a b / R mod p. The 4x4 schoolbook product, one row per limb
+  // of b, each row's low product halves on the CF chain and high halves on
+  // the OF chain, then reduce.
+  [[gnu::noinline]] static void mul(fe& out, const fe& a, const fe& b) noexcept {
+    std::uint64_t t0, t1, t2, t3, t4, t5, t6, t7, lo;
+    asm("movq 0(%[pb]), %%rdx\n\t"
+        "mulxq 0(%[pa]), %[t0], %[t1]\n\t"
+        "mulxq 8(%[pa]), %[lo], %[t2]\n\t"
+        "addq %[lo], %[t1]\n\t"
+        "mulxq 16(%[pa]), %[lo], %[t3]\n\t"
+        "adcq %[lo], %[t2]\n\t"
+        "mulxq 24(%[pa]), %[lo], %[t4]\n\t"
+        "adcq %[lo], %[t3]\n\t"
+        "adcq $0, %[t4]\n\t"
+        // row 1: t1..t5 += b1 a
+        "movq 8(%[pb]), %%rdx\n\t"
+        "xorl %k[lo], %k[lo]\n\t"
+        "mulxq 0(%[pa]), %[lo], %[t5]\n\t"
+        "adcxq %[lo], %[t1]\n\t"
+        "adoxq %[t5], %[t2]\n\t"
+        "mulxq 8(%[pa]), %[lo], %[t5]\n\t"
+        "adcxq %[lo], %[t2]\n\t"
+        "adoxq %[t5], %[t3]\n\t"
+        "mulxq 16(%[pa]), %[lo], %[t5]\n\t"
+        "adcxq %[lo], %[t3]\n\t"
+        "adoxq %[t5], %[t4]\n\t"
+        "mulxq 24(%[pa]), %[lo], %[t5]\n\t"
+        "adcxq %[lo], %[t4]\n\t"
+        "movl $0, %k[lo]\n\t"
+        "adcxq %[lo], %[t5]\n\t"
+        "adoxq %[lo], %[t5]\n\t"
+        // row 2: t2..t6 += b2 a
+        "movq 16(%[pb]), %%rdx\n\t"
+        "xorl %k[lo], %k[lo]\n\t"
+        "mulxq 0(%[pa]), %[lo], %[t6]\n\t"
+        "adcxq %[lo], %[t2]\n\t"
+        "adoxq %[t6], %[t3]\n\t"
+        "mulxq 8(%[pa]), %[lo], %[t6]\n\t"
+        "adcxq %[lo], %[t3]\n\t"
+        "adoxq %[t6], %[t4]\n\t"
+        "mulxq 16(%[pa]), %[lo], %[t6]\n\t"
+        "adcxq %[lo], %[t4]\n\t"
+        "adoxq %[t6], %[t5]\n\t"
+        "mulxq 24(%[pa]), %[lo], %[t6]\n\t"
+        "adcxq %[lo], %[t5]\n\t"
+        "movl $0, %k[lo]\n\t"
+        "adcxq %[lo], %[t6]\n\t"
+        "adoxq %[lo], %[t6]\n\t"
+        // row 3: t3..t7 += b3 a
+        "movq 24(%[pb]), %%rdx\n\t"
+        "xorl %k[lo], %k[lo]\n\t"
+        "mulxq 0(%[pa]), %[lo], %[t7]\n\t"
+        "adcxq %[lo], %[t3]\n\t"
+        "adoxq %[t7], %[t4]\n\t"
+        "mulxq 8(%[pa]), %[lo], %[t7]\n\t"
+        "adcxq %[lo], %[t4]\n\t"
+        "adoxq %[t7], %[t5]\n\t"
+        "mulxq 16(%[pa]), %[lo], %[t7]\n\t"
+        "adcxq %[lo], %[t5]\n\t"
+        "adoxq %[t7], %[t6]\n\t"
+        "mulxq 24(%[pa]), %[lo], %[t7]\n\t"
+        "adcxq %[lo], %[t6]\n\t"
+        "movl $0, %k[lo]\n\t"
+        "adcxq %[lo], %[t7]\n\t"
+        "adoxq %[lo], %[t7]\n\t"
+        : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5),
+          [t6] "=&r"(t6), [t7] "=&r"(t7), [lo] "=&r"(lo)
+        : [pa] "r"(a.v), [pb] "r"(b.v), "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(a.v)),
+          "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(b.v))
+        : "rdx", "cc");
+    reduce(out, t0, t1, t2, t3, t4, t5, t6, t7);
+  }
+
+  // sqr: out = a^2 / R mod p: the six cross products once, doubled on the
+  // CF chain while the four squares go in on the OF chain, then reduce.
+  [[gnu::noinline]] static void sqr(fe& out, const fe& a) noexcept {
+    std::uint64_t t0, t1, t2, t3, t4, t5, t6, t7, lo, hi;
+    asm(  // a0 (a1, a2, a3) at t1..t4
+        "movq 0(%[pa]), %%rdx\n\t"
+        "mulxq 8(%[pa]), %[t1], %[t2]\n\t"
+        "mulxq 16(%[pa]), %[lo], %[t3]\n\t"
+        "addq %[lo], %[t2]\n\t"
+        "mulxq 24(%[pa]), %[lo], %[t4]\n\t"
+        "adcq %[lo], %[t3]\n\t"
+        "adcq $0, %[t4]\n\t"
+        // a1 (a2, a3) at t3..t5
+        "movq 8(%[pa]), %%rdx\n\t"
+        "xorl %k[lo], %k[lo]\n\t"
+        "mulxq 16(%[pa]), %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[t3]\n\t"
+        "adoxq %[hi], %[t4]\n\t"
+        "mulxq 24(%[pa]), %[lo], %[t5]\n\t"
+        "adcxq %[lo], %[t4]\n\t"
+        "movl $0, %k[lo]\n\t"
+        "adcxq %[lo], %[t5]\n\t"
+        "adoxq %[lo], %[t5]\n\t"
+        // a2 a3 at t5..t6
+        "movq 16(%[pa]), %%rdx\n\t"
+        "mulxq 24(%[pa]), %[lo], %[t6]\n\t"
+        "addq %[lo], %[t5]\n\t"
+        "adcq $0, %[t6]\n\t"
+        // double t1..t6 (CF, its carry into t7) and add a_i^2 (OF); the
+        // square is below 2^512, so no carry leaves t7.
+        "xorl %k[t7], %k[t7]\n\t"
+        "movq 0(%[pa]), %%rdx\n\t"
+        "mulxq %%rdx, %[t0], %[hi]\n\t"
+        "adcxq %[t1], %[t1]\n\t"
+        "adoxq %[hi], %[t1]\n\t"
+        "movq 8(%[pa]), %%rdx\n\t"
+        "mulxq %%rdx, %[lo], %[hi]\n\t"
+        "adcxq %[t2], %[t2]\n\t"
+        "adoxq %[lo], %[t2]\n\t"
+        "adcxq %[t3], %[t3]\n\t"
+        "adoxq %[hi], %[t3]\n\t"
+        "movq 16(%[pa]), %%rdx\n\t"
+        "mulxq %%rdx, %[lo], %[hi]\n\t"
+        "adcxq %[t4], %[t4]\n\t"
+        "adoxq %[lo], %[t4]\n\t"
+        "adcxq %[t5], %[t5]\n\t"
+        "adoxq %[hi], %[t5]\n\t"
+        "movq 24(%[pa]), %%rdx\n\t"
+        "mulxq %%rdx, %[lo], %[hi]\n\t"
+        "adcxq %[t6], %[t6]\n\t"
+        "adoxq %[lo], %[t6]\n\t"
+        "adcxq %[t7], %[t7]\n\t"
+        "adoxq %[hi], %[t7]\n\t"
+        : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5),
+          [t6] "=&r"(t6), [t7] "=&r"(t7), [lo] "=&r"(lo), [hi] "=&r"(hi)
+        : [pa] "r"(a.v), "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(a.v))
+        : "rdx", "cc");
+    reduce(out, t0, t1, t2, t3, t4, t5, t6, t7);
+  }
+
+  // add: a + b (below 2p, a carry bit c above the four limbs), then the
+  // difference with p kept unless (c:sum) - p borrows.
+  [[gnu::always_inline]] static inline void add(fe& out, const fe& a, const fe& b) noexcept {
+    std::uint64_t t0 = a.v[0], t1 = a.v[1], t2 = a.v[2], t3 = a.v[3], s0, s1, s2, s3, c, k1;
+    asm("addq 0(%[pb]), %[t0]\n\t"
+        "adcq 8(%[pb]), %[t1]\n\t"
+        "adcq 16(%[pb]), %[t2]\n\t"
+        "adcq 24(%[pb]), %[t3]\n\t"
+        "movl $0, %k[c]\n\t"
+        "adcq $0, %[c]\n\t"
+        "movl $0xffffffff, %k[k1]\n\t"
+        "movq %[t0], %[s0]\n\t"
+        "movq %[t1], %[s1]\n\t"
+        "movq %[t2], %[s2]\n\t"
+        "movq %[t3], %[s3]\n\t"
+        "subq $-1, %[s0]\n\t"
+        "sbbq %[k1], %[s1]\n\t"
+        "sbbq $0, %[s2]\n\t"
+        "movabsq %[p3], %[k1]\n\t"
+        "sbbq %[k1], %[s3]\n\t"
+        "sbbq $0, %[c]\n\t"
+        "cmovncq %[s0], %[t0]\n\t"
+        "cmovncq %[s1], %[t1]\n\t"
+        "cmovncq %[s2], %[t2]\n\t"
+        "cmovncq %[s3], %[t3]\n\t"
+        : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [s0] "=&r"(s0), [s1] "=&r"(s1),
+          [s2] "=&r"(s2), [s3] "=&r"(s3), [c] "=&r"(c), [k1] "=&r"(k1)
+        : [pb] "r"(b.v), "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(b.v)), [p3] "i"(p3)
+        : "cc");
+    out.v[0] = t0;
+    out.v[1] = t1;
+    out.v[2] = t2;
+    out.v[3] = t3;
+  }
+
+  // sub: a - b, and p added back when it borrowed (the sum taken always,
+  // kept by cmov on the saved borrow).
+  [[gnu::always_inline]] static inline void sub(fe& out, const fe& a, const fe& b) noexcept {
+    std::uint64_t t0 = a.v[0], t1 = a.v[1], t2 = a.v[2], t3 = a.v[3], s0, s1, s2, s3, c, k1;
+    asm("subq 0(%[pb]), %[t0]\n\t"
+        "sbbq 8(%[pb]), %[t1]\n\t"
+        "sbbq 16(%[pb]), %[t2]\n\t"
+        "sbbq 24(%[pb]), %[t3]\n\t"
+        "sbbq %[c], %[c]\n\t"
+        "movl $0xffffffff, %k[k1]\n\t"
+        "movq %[t0], %[s0]\n\t"
+        "movq %[t1], %[s1]\n\t"
+        "movq %[t2], %[s2]\n\t"
+        "movq %[t3], %[s3]\n\t"
+        "addq $-1, %[s0]\n\t"
+        "adcq %[k1], %[s1]\n\t"
+        "adcq $0, %[s2]\n\t"
+        "movabsq %[p3], %[k1]\n\t"
+        "adcq %[k1], %[s3]\n\t"
+        "testq %[c], %[c]\n\t"
+        "cmovnzq %[s0], %[t0]\n\t"
+        "cmovnzq %[s1], %[t1]\n\t"
+        "cmovnzq %[s2], %[t2]\n\t"
+        "cmovnzq %[s3], %[t3]\n\t"
+        : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [s0] "=&r"(s0), [s1] "=&r"(s1),
+          [s2] "=&r"(s2), [s3] "=&r"(s3), [c] "=&r"(c), [k1] "=&r"(k1)
+        : [pb] "r"(b.v), "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(b.v)), [p3] "i"(p3)
+        : "cc");
+    out.v[0] = t0;
+    out.v[1] = t1;
+    out.v[2] = t2;
+    out.v[3] = t3;
+  }
+
+  // from_bytes reads a big-endian value (any 256-bit value: x R^2 / R is
+  // below 2p, one subtraction ends it); false (public inputs only) when it
+  // is not below p.
+  static inline bool from_bytes(fe& out, const std::uint8_t* in) noexcept {
+    const auto pb = from_hex<bytes>(p256_params::p_hex);
+    const bool below = be_less_than_mask(in, pb.b, bytes) != 0;
+    fe x, r2;
+    be_to_limbs<limbs, bytes>(x.v, in);
+    for (std::size_t i = 0; i < limbs; ++i) r2.v[i] = portable::r2.v[i];
+    mul(out, x, r2);
+    return below;
+  }
+
+  // to_bytes writes the canonical big-endian value (a R / R, below p).
+  static inline void to_bytes(std::uint8_t* out, const fe& a) noexcept {
+    fe one{{1, 0, 0, 0}}, x;
+    mul(x, a, one);
+    for (std::size_t i = 0; i < bytes; ++i) {
+      const std::size_t bit = 8 * (bytes - 1 - i);
+      out[i] = static_cast<std::uint8_t>(x.v[bit / 64] >> (bit % 64));
+    }
+  }
+
+  // zero_mask is all ones when a = 0 (elements are fully reduced).
+  static inline std::uint64_t zero_mask(const fe& a) noexcept {
+    return ct::mask_if_zero(a.v[0] | a.v[1] | a.v[2] | a.v[3]);
+  }
+};
+
+}  // namespace
+}  // namespace sealwire::crypto::detail
+
+#endif

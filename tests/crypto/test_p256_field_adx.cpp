@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: Apache-2.0
+// The P-256 mulx/adcx/adox field (p256_field_adx.hpp) against the portable
+// Montgomery field (mont_field in nist_field.hpp) on edge and random inputs:
+// both hold a R mod p fully reduced, so every result must agree limb for
+// limb. Runs only where the CPU has BMI2 and ADX; elsewhere it says so.
+#include "detail/nist_curves.hpp"
+#include "detail/nist_field.hpp"
+#include "detail/p256_field_adx.hpp"
+
+#include "vectors.hpp"
+
+#include <array>
+#include <cstdio>
+#include <span>
+#include <vector>
+
+using namespace sealwire;
+using namespace sealwire::crypto::detail;
+
+namespace {
+
+using portable = mont_field<p256_params>;
+using adx = p256_adx_field;
+using be32 = std::array<std::uint8_t, 32>;
+
+bool have_bmi2_adx() {
+  const auto f = crypto::cpu::detected();
+  return (f & crypto::cpu::bmi2) && (f & crypto::cpu::adx);
+}
+
+be32 be_of(const char* h) {
+  const test::bytes b = test::hex(h);
+  be32 r{};
+  std::copy(b.begin(), b.end(), r.begin());
+  return r;
+}
+
+// The edge values as 256-bit big-endian numbers: 0, 1, 2, p - 1, p, p + 1,
+// 2^255, 2^256 - 1, and words at their limits.
+std::vector<be32> edges() {
+  return {be_of("0000000000000000000000000000000000000000000000000000000000000000"),
+          be_of("0000000000000000000000000000000000000000000000000000000000000001"),
+          be_of("0000000000000000000000000000000000000000000000000000000000000002"),
+          be_of("ffffffff00000001000000000000000000000000fffffffffffffffffffffffe"),
+          be_of("ffffffff00000001000000000000000000000000ffffffffffffffffffffffff"),
+          be_of("ffffffff00000001000000000000000000000001000000000000000000000000"),
+          be_of("8000000000000000000000000000000000000000000000000000000000000000"),
+          be_of("ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"),
+          be_of("ffffffff00000000ffffffffffffffffffffffffffffffffffffffffffffffff"),
+          be_of("00000000ffffffff00000000000000000000000000000000ffffffff00000000"),
+          be_of("fffffffeffffffffffffffffffffffff000000000000000000000001ffffffff")};
+}
+
+// limbs_of: the raw limbs of a value below p, taken as a field element
+// itself (every value below p is some a R mod p).
+template <class Fe>
+Fe limbs_of(const be32& b) {
+  Fe x;
+  be_to_limbs<4, 32>(x.v, b.data());
+  return x;
+}
+
+bool below_p(const be32& b) {
+  const auto p = from_hex<32>(p256_params::p_hex);
+  return be_less_than_mask(b.data(), p.b, 32) != 0;
+}
+
+std::string hex_of(const std::uint64_t* v) {
+  char buf[4 * 17];
+  std::snprintf(buf, sizeof buf, "%016llx%016llx%016llx%016llx", static_cast<unsigned long long>(v[3]),
+                static_cast<unsigned long long>(v[2]), static_cast<unsigned long long>(v[1]),
+                static_cast<unsigned long long>(v[0]));
+  return buf;
+}
+
+// check_pair runs every operation on (x, y) in both fields and compares.
+void check_pair(const be32& xb, const be32& yb) {
+  SCOPED_TRACE("x = " + test::to_hex(xb) + ", y = " + test::to_hex(yb));
+  // Conversion: any 256-bit value, with the verdict "below p".
+  portable::fe px, py;
+  adx::fe ax, ay;
+  EXPECT_EQ(portable::from_bytes(px, xb.data()), adx::from_bytes(ax, xb.data()));
+  EXPECT_EQ(adx::from_bytes(ax, xb.data()), below_p(xb));
+  static_cast<void>(portable::from_bytes(py, yb.data()));
+  static_cast<void>(adx::from_bytes(ay, yb.data()));
+  ASSERT_EQ(hex_of(px.v), hex_of(ax.v));
+  ASSERT_EQ(hex_of(py.v), hex_of(ay.v));
+  std::uint8_t po[32], ao[32];
+  portable::to_bytes(po, px);
+  adx::to_bytes(ao, ax);
+  EXPECT_EQ(test::to_hex(po), test::to_hex(ao));
+  // The operations, on the converted values and (when below p) on the raw
+  // limbs as elements.
+  std::vector<std::pair<portable::fe, adx::fe>> xs = {{px, ax}}, ys = {{py, ay}};
+  if (below_p(xb)) xs.emplace_back(limbs_of<portable::fe>(xb), limbs_of<adx::fe>(xb));
+  if (below_p(yb)) ys.emplace_back(limbs_of<portable::fe>(yb), limbs_of<adx::fe>(yb));
+  for (const auto& [x, x4] : xs) {
+    for (const auto& [y, y4] : ys) {
+      portable::fe r;
+      adx::fe r4;
+      portable::mul(r, x, y);
+      adx::mul(r4, x4, y4);
+      EXPECT_EQ(hex_of(r.v), hex_of(r4.v)) << "mul";
+      portable::add(r, x, y);
+      adx::add(r4, x4, y4);
+      EXPECT_EQ(hex_of(r.v), hex_of(r4.v)) << "add";
+      portable::sub(r, x, y);
+      adx::sub(r4, x4, y4);
+      EXPECT_EQ(hex_of(r.v), hex_of(r4.v)) << "sub";
+      portable::sub(r, y, x);
+      adx::sub(r4, y4, x4);
+      EXPECT_EQ(hex_of(r.v), hex_of(r4.v)) << "sub, swapped";
+      EXPECT_EQ(portable::zero_mask(x), adx::zero_mask(x4));
+    }
+    portable::fe r;
+    adx::fe r4;
+    portable::sqr(r, x);
+    adx::sqr(r4, x4);
+    EXPECT_EQ(hex_of(r.v), hex_of(r4.v)) << "sqr";
+    // Outputs aliasing inputs.
+    adx::fe a4 = x4;
+    adx::mul(a4, a4, a4);
+    EXPECT_EQ(hex_of(r.v), hex_of(a4.v)) << "mul in place";
+  }
+}
+
+}  // namespace
+
+TEST(P256FieldAdx, EdgeValuesAgreeWithThePortableField) {
+  if (!have_bmi2_adx()) GTEST_SKIP() << "no BMI2/ADX on this CPU: the four-limb field cannot run here";
+  const auto e = edges();
+  for (const auto& x : e) {
+    for (const auto& y : e) check_pair(x, y);
+  }
+}
+
+TEST(P256FieldAdx, RandomValuesAgreeWithThePortableField) {
+  if (!have_bmi2_adx()) GTEST_SKIP() << "no BMI2/ADX on this CPU: the four-limb field cannot run here";
+  test::seeded_random rng(256);
+  for (int i = 0; i < 500; ++i) {
+    be32 x, y;
+    ASSERT_TRUE(rng.fill(std::span<std::uint8_t>(x)));
+    ASSERT_TRUE(rng.fill(std::span<std::uint8_t>(y)));
+    // Every fourth pair near p: x = p's top 24 bytes over random ones (just
+    // below p, nearly always), y = p's top 16 (mostly in [p, p + 2^128)).
+    if (i % 4 == 0) {
+      const auto p = from_hex<32>(p256_params::p_hex);
+      std::copy(p.b, p.b + 24, x.begin());
+      std::copy(p.b, p.b + 16, y.begin());
+    }
+    check_pair(x, y);
+  }
+}
