@@ -82,7 +82,7 @@ void group_member::on_line(std::string_view line) {
   }
   if (f[0] == "welcome" && f.size() == 2) return on_welcome(f[1]);
   if (f[0] == "reject" && f.size() == 2) return on_reject(f[1]);
-  if (f[0] == "error") return cb_.notice("relay: " + std::string(line.substr(6)));
+  if (f[0] == "error") return cb_.notice("relay: " + std::string(line.size() > 6 ? line.substr(6) : ""));
   // Sequenced lines: "SEQ kind ...".
   if (f.size() < 3 || !number(f[0])) return;
   if (f[1] == "kp" && f.size() == 5) return on_key_package(f[2], f[3], f[4]);
