@@ -64,8 +64,8 @@ TEST(ChatLoad, EveryClientGetsEveryMessageOnceAndInOrder) {
 // every other member's messages once and in order, and the relay must hold
 // nothing once everyone is in (no history, no KeyPackages waiting).
 TEST(ChatLoad, GroupMembersGetEveryMessageOnceAndInOrder) {
-  const std::size_t members = sanitized ? 12 : 50;
-  const std::size_t messages = sanitized ? 30 : 100;
+  const std::size_t members = sanitized ? 20 : 50;
+  const std::size_t messages = sanitized ? 40 : 100;
   chat::limits lim;
   lim.max_connections = members + 8;
   running_server server(lim);
