@@ -573,5 +573,48 @@ TEST_F(GroupChat, AGarbledCommitIsRefusedByEveryMember) {
   EXPECT_EQ(server_.srv->stats().group_subscribers, 4u);
 }
 
+TEST(GroupRelay, RefusesMalformedCommandsAndBoundsGroupLines) {
+  chat::limits lim;
+  lim.max_group_line = 16 * 1024;
+  running_server server(lim, 1);
+  asio::io_context io;
+  blocking_client c(io, server.endpoint);
+  c.handshake(server.public_key);
+  c.send("/gmsg QUJD\n");
+  EXPECT_EQ(c.next_line_starting("G "), "G error not in a group (/group NAME first)");
+  c.send("/group bad/name\n");
+  EXPECT_EQ(c.next_line_starting("G ").rfind("G error usage: /group NAME", 0), 0u);
+  c.send("/nick relaytester\n/group solo\n");
+  EXPECT_EQ(c.next_line_starting("G "), "G joined solo creator relaytester");
+  c.send("/group other\n");
+  EXPECT_EQ(c.next_line_starting("G "), "G error already in group solo");
+  for (const char* bad : {"/gcommit x - QUJD", "/gcommit 0 - QU!D", "/gcommit 0 1,,2 QUJD", "/gcommit 0", "/gkp",
+                          "/gmsg a b"}) {
+    c.send(std::string(bad) + "\n");
+    EXPECT_EQ(c.next_line_starting("G ").rfind("G error", 0), 0u) << bad;
+  }
+  // A Commit for the wrong epoch is rejected, the right one relayed.
+  c.send("/gcommit 5 - QUJD\n");
+  EXPECT_EQ(c.next_line_starting("G "), "G reject 5");
+  c.send("/gcommit 0 - QUJD\n");
+  EXPECT_EQ(c.next_line_starting("G "), "G 1 commit 0 relaytester QUJD");
+  c.send("/gcommit 0 - QUJD\n");
+  EXPECT_EQ(c.next_line_starting("G "), "G reject 0");
+  // Base64 round trips, and the decoder takes only canonical text.
+  const std::vector<std::uint8_t> data = {0, 1, 2, 0xfe, 0xff};
+  for (std::size_t n = 0; n <= data.size(); ++n) {
+    const std::vector<std::uint8_t> part(data.begin(), data.begin() + static_cast<std::ptrdiff_t>(n));
+    EXPECT_EQ(base64_decode(base64_encode(part)).value(), part);
+  }
+  for (const char* bad : {"QUJ", "QU=D", "QUJ=", "Q===", "QUJD=", "QUJ\xff"}) EXPECT_FALSE(base64_decode(bad)) << bad;
+  // A group line may exceed max_message_size up to max_group_line; beyond, the connection ends.
+  const std::string blob(8 * 1024, 'A');
+  c.send("/gmsg " + blob + "\n");
+  EXPECT_EQ(c.next_line_starting("G "), "G 2 msg relaytester " + blob);
+  c.send("/gmsg " + std::string(lim.max_group_line, 'A') + "\n");
+  expect_closed(c.stream.next_layer());
+  EXPECT_TRUE(server.wait_for([](const server_stats& s) { return s.groups_now == 0 && s.group_subscribers == 0; }, 3s));
+}
+
 }  // namespace
 }  // namespace sealwire::chat::test
