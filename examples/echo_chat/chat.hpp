@@ -8,6 +8,11 @@
 // in '\n'. A client sends chat lines and commands (/nick NAME, /who, /quit);
 // the server sends "NICK: text" for every chat line (to everyone, the sender
 // included) and "* ..." for notices.
+//
+// Group mode (end to end): "/group NAME" and the other "/g..." commands of
+// group_relay.hpp carry MLS messages (RFC 9420) as base64 blobs; the server
+// relays them in one order per group and never reads them. group_member.hpp
+// is a client's side of it; docs/echo-chat.md describes the sub-protocol.
 #pragma once
 
 #include "keys.hpp"
@@ -48,7 +53,19 @@ struct limits {
   // default). Bytes there are outside max_outbound_buffer, so a smaller value
   // notices a client that stopped reading sooner.
   std::size_t socket_send_buffer = 0;
+  // Group mode: a "/g..." line (base64 MLS blobs) may be this long; a Welcome
+  // for 50 members is about 14 KB of base64, a Commit about 6 KB.
+  std::size_t max_group_line = 64 * 1024;
+  std::size_t max_groups = 256;                // groups at once; beyond: "/group" refused
+  std::size_t max_group_subscribers = 256;     // connections per group
+  std::size_t max_pending_key_packages = 64;   // KeyPackages waiting to be added, per group
 };
+
+// relay_observer sees every group payload the server relays: the group's
+// name, the kind ("kp", "welcome", "commit", "msg") and the line's base64
+// blob(s) as sent. Called on a server thread, under the relay's lock: keep
+// it short and do not call back into the server.
+using relay_observer = std::function<void(const std::string& group, const std::string& kind, const std::string& payload)>;
 
 struct server_options {
   boost::asio::ip::tcp::endpoint listen;
@@ -56,6 +73,7 @@ struct server_options {
   std::shared_ptr<const hpke::private_key> key;
   unsigned threads = 0;  // worker threads; 0: one per core
   chat::limits limits;
+  relay_observer observer;  // optional (the demo's scan of relayed bytes)
 };
 
 // server_stats: the server's own accounting, readable at any time.
@@ -71,6 +89,13 @@ struct server_stats {
   std::int64_t buffered_now = 0;      // bytes queued in or out across all connections (never negative)
   std::int64_t buffered_peak = 0;
   std::map<std::string, std::uint64_t> disconnects;  // reason -> count
+  // Group relay (group_relay.hpp).
+  std::uint64_t groups_now = 0;
+  std::uint64_t group_subscribers = 0;      // connections in a group now
+  std::uint64_t pending_key_packages = 0;   // held now, across groups
+  std::uint64_t pending_bytes = 0;          // their bytes (the relay's only stored payloads)
+  std::uint64_t group_relayed = 0;          // group payloads relayed (each counted once, not per recipient)
+  std::uint64_t commits_accepted = 0, commits_rejected = 0;
 };
 
 class server {
@@ -138,6 +163,79 @@ void run_script(boost::asio::io_context& io, client_options options, script s,
 
 // run_interactive: stdin lines out, incoming lines to stdout, until /quit or EOF.
 int run_interactive(const client_options& options);
+
+// ---- group mode client (group_client.cpp; the MLS side is group_member.hpp) ----
+
+class group_member;
+
+struct group_events {
+  std::function<void(const std::string& sender, const std::string& text)> message;  // verified plaintext only
+  std::function<void(const std::string& text)> notice;                              // group events
+  std::function<void(const std::string& line)> server_notice;                       // the room's "* ..." lines
+  std::function<void()> closed;                                                     // the connection ended
+};
+
+// group_chat is a group-mode client on an io_context: it connects, sets its
+// nick, subscribes to the group and follows it. Every call, and every
+// callback, happens on the io_context's thread.
+class group_chat {
+ public:
+  static std::shared_ptr<group_chat> start(boost::asio::io_context& io, const client_options& options,
+                                           const std::string& group, group_events events);
+  ~group_chat();
+  bool say(const std::string& text);  // false: not in the group (yet)
+  bool leave();                       // ask the group to remove us
+  void update();                      // commit a fresh leaf key
+  void quit();                        // "/quit": the server closes the connection
+  void close();                       // end the connection now
+  void ping();                        // an empty line (the server ignores it; it resets the idle timeout)
+  [[nodiscard]] group_member& member();
+  [[nodiscard]] bool closed() const;
+  [[nodiscard]] const std::string& error() const;
+  [[nodiscard]] std::uint64_t bytes_sent() const;
+  [[nodiscard]] std::uint64_t bytes_received() const;
+
+  struct impl;
+
+ private:
+  explicit group_chat(std::shared_ptr<impl> i) : impl_(std::move(i)) {}
+  std::shared_ptr<impl> impl_;
+};
+
+// A scripted group member: join the group, wait until it has expect_members
+// members (and may_start), send `count` messages (at most `window` not yet
+// echoed back by the relay), read until expect_total messages from the
+// others arrived, each sender's in order, then quit.
+struct group_script {
+  std::string group = "demo";
+  std::size_t count = 10;
+  std::size_t size = 32;
+  std::size_t window = 8;
+  std::size_t expect_members = 1;
+  std::size_t expect_total = 0;  // messages from the other members
+  std::function<void()> ready;   // once the group has expect_members members
+  std::function<bool()> may_start;
+  std::function<void(const std::string&)> on_line;  // "sender: text" and "* notice" (transcripts)
+  std::chrono::milliseconds timeout{60'000};
+};
+
+struct group_report {
+  bool ok = false;
+  std::string error;
+  std::size_t sent = 0, own_received = 0, received = 0, out_of_order = 0;
+  std::uint64_t epoch = 0;
+  std::size_t members = 0;
+  std::uint64_t commits_sent = 0, commits_lost = 0, commits_refused = 0, undecryptable = 0;
+  std::uint64_t bytes_sent = 0, bytes_received = 0;
+  std::chrono::microseconds total{0};
+};
+
+void run_group_script(boost::asio::io_context& io, const client_options& options, group_script s,
+                      std::function<void(group_report)> done);
+
+// run_group_interactive: group mode on a terminal (stdin lines to the group;
+// /who, /leave, /update, /quit), until /quit or EOF.
+int run_group_interactive(const client_options& options, const std::string& group);
 
 // make_message / parse_message: the scripted clients' payload "m <index> <padding>".
 [[nodiscard]] std::string make_message(std::size_t index, std::size_t size);

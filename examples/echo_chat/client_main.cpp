@@ -2,6 +2,7 @@
 // sealwire-chat-client: join an echo chat room.
 //   sealwire-chat-client connect 127.0.0.1:7000 --server-key server.pub --nick alice
 //   sealwire-chat-client connect 127.0.0.1:7000 --server-key HEX --nick bot --script 100
+//   sealwire-chat-client connect 127.0.0.1:7000 --server-key server.pub --nick alice --group team
 #include "chat.hpp"
 #include "endpoint.hpp"
 
@@ -17,7 +18,7 @@ using namespace sealwire;
 int main(int argc, char** argv) {
   CLI::App app("sealwire echo chat client");
   app.require_subcommand(1);
-  std::string target, server_key, nick;
+  std::string target, server_key, nick, group;
   std::size_t script_count = 0, size = 32, window = 8;
   long timeout_s = 60;
   auto* connect = app.add_subcommand("connect", "connect to a chat server");
@@ -28,6 +29,8 @@ int main(int argc, char** argv) {
                                                 "print a summary and exit (0: interactive)");
   connect->add_option("--size", size, "scripted message size in bytes")->capture_default_str();
   connect->add_option("--window", window, "scripted messages in flight")->capture_default_str();
+  connect->add_option("--group", group, "group mode: an end-to-end encrypted group (MLS) that the server only "
+                                        "relays; needs --nick (your identity in the group)");
   connect->add_option("--timeout", timeout_s, "scripted mode: give up after this many seconds")->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   tools::route_library_log();  // the library logs at debug: shown when spdlog's level allows
@@ -38,6 +41,11 @@ int main(int argc, char** argv) {
     if (opts.port == 0) throw std::invalid_argument(target + ": port 0 cannot be connected to");
     std::tie(opts.kem, opts.server_key) = tools::parse_public_key(server_key);
     opts.nick = nick;
+    if (!group.empty()) {
+      if (nick.empty()) throw std::invalid_argument("--group needs --nick");
+      if (script_count != 0) throw std::invalid_argument("--group is interactive (scripted groups: sealwire-demo)");
+      return chat::run_group_interactive(opts, group);
+    }
     if (script_count == 0) return chat::run_interactive(opts);
 
     if (opts.nick.empty()) opts.nick = "bot-" + std::to_string(::getpid());

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // sealwire-demo: the echo chat on loopback. Starts a server, lets several
 // scripted clients chat through it, prints what one of them saw and a summary.
+#include "base64.hpp"
 #include "chat.hpp"
+#include "group_member.hpp"
 
 #include <sealwire/crypto/aead.hpp>
 #include <sealwire/crypto/cpu.hpp>
@@ -15,10 +17,164 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
+#include <mutex>
 #include <thread>
 
 using namespace sealwire;
 using clock_type = std::chrono::steady_clock;
+
+namespace {
+
+// The group round: members join an end-to-end encrypted group (MLS) one by
+// one, talk, one leaves, the rest talk on; the server relays only blobs,
+// and every blob it relayed is scanned for every message's text.
+bool group_round(std::size_t members, std::size_t messages) {
+  auto kp = tools::generate_keys(record::default_kem);
+  static const char* const names[] = {"alice", "bob", "carol", "dave", "erin", "frank"};
+  members = std::clamp<std::size_t>(members, 2, 6);
+  std::mutex relayed_mutex;
+  std::vector<std::string> relayed;
+  chat::server_options so;
+  so.listen = {boost::asio::ip::make_address("127.0.0.1"), 0};
+  so.key = std::make_shared<const hpke::private_key>(std::move(kp.priv));
+  so.threads = 2;
+  so.observer = [&](const std::string&, const std::string&, const std::string& payload) {
+    const std::lock_guard lock(relayed_mutex);
+    relayed.push_back(payload);
+  };
+  chat::server server(std::move(so));
+  const auto ep = server.start();
+
+  boost::asio::io_context io;
+  std::map<std::string, std::shared_ptr<chat::group_chat>> chats;
+  std::map<std::string, std::vector<std::string>> seen;  // verified plaintext, per member
+  std::vector<std::string> transcript;                   // as names[1] saw it
+  std::vector<std::string> texts;                        // every message text sent
+  std::size_t text_count = 0;
+  const auto run_until = [&](auto pred) {
+    const auto until = clock_type::now() + std::chrono::seconds(20);
+    while (!pred() && clock_type::now() < until) {
+      if (io.stopped()) io.restart();
+      io.run_for(std::chrono::milliseconds(2));
+    }
+    return pred();
+  };
+  const auto in_step = [&](std::size_t n) {
+    std::uint64_t epoch = 0;
+    std::size_t in = 0;
+    for (auto& [name, c] : chats) {
+      auto& m = c->member();
+      if (m.removed()) continue;
+      if (!m.in_group() || m.member_count() != n) return false;
+      if (in++ == 0) epoch = m.epoch();
+      if (m.epoch() != epoch) return false;
+    }
+    return true;
+  };
+  const auto show_roster = [&](const std::string& who) {
+    auto& m = chats[who]->member();
+    std::printf("  /who (as %s sees it): epoch %llu, %zu members:", who.c_str(),
+                static_cast<unsigned long long>(m.epoch()), m.member_count());
+    for (const auto& w : m.who()) std::printf(" %s;", w.c_str());
+    std::printf("\n");
+  };
+  const auto talk = [&](const std::vector<std::string>& who, std::size_t round) {
+    std::vector<std::pair<std::string, std::string>> want;
+    for (std::size_t k = 0; k < messages; ++k) {
+      for (const auto& n : who) {
+        static const char* const lines[] = {"the relay cannot read this", "meet at the usual place",
+                                            "only the group has the epoch keys", "signed, sealed, delivered",
+                                            "who else can see this?", "nobody outside the group"};
+        const std::string text = lines[text_count++ % 6] + std::string(" (") + n + " #" +
+                                 std::to_string(round) + "." + std::to_string(k) + ")";
+        if (!chats[n]->say(text)) return false;
+        texts.push_back(text);
+        want.emplace_back(n, n + ": " + text);
+      }
+    }
+    return run_until([&] {
+      for (const auto& [from, line] : want)
+        for (const auto& n : who)
+          if (std::find(seen[n].begin(), seen[n].end(), line) == seen[n].end()) return false;
+      return true;
+    });
+  };
+
+  std::printf("group round: an end-to-end encrypted group (MLS, RFC 9420) through the same kind of server\n");
+  std::printf("  server          %s:%u, relaying opaque blobs only\n", ep.address().to_string().c_str(), ep.port());
+  bool good = true;
+  for (std::size_t i = 0; i < members && good; ++i) {
+    const std::string n = names[i];
+    chat::client_options co;
+    co.port = ep.port();
+    co.server_key = kp.pub;
+    co.nick = n;
+    chat::group_events ev;
+    ev.message = [&, n](const std::string& who, const std::string& text) {
+      seen[n].push_back(who + ": " + text);
+      if (n == names[1]) transcript.push_back(who + ": " + text);
+    };
+    ev.notice = [&, n](const std::string& text) {
+      if (n == names[1]) transcript.push_back("* " + text);
+    };
+    chats[n] = chat::group_chat::start(io, co, "demo", std::move(ev));
+    good = run_until([&] { return in_step(i + 1); });
+    if (good) std::printf("  %-6s joined   epoch %llu, %zu members\n", n.c_str(),
+                          static_cast<unsigned long long>(chats[n]->member().epoch()), i + 1);
+  }
+  std::vector<std::string> all(names, names + members);
+  if (good) show_roster(names[0]);
+  good = good && talk(all, 1);
+  const std::string leaver = names[members - 1];
+  if (good) good = chats[leaver]->leave() && run_until([&] { return chats[leaver]->member().removed() && in_step(members - 1); });
+  if (good) {
+    std::printf("  %-6s left     epoch %llu, %zu members\n", leaver.c_str(),
+                static_cast<unsigned long long>(chats[names[0]]->member().epoch()), members - 1);
+    show_roster(names[0]);
+  }
+  std::vector<std::string> rest(names, names + members - 1);
+  const std::size_t before_leave = texts.size();
+  good = good && talk(rest, 2);
+  std::size_t leaked_to_leaver = 0;
+  for (std::size_t i = before_leave; i < texts.size(); ++i)
+    for (const auto& line : seen[leaver])
+      if (line.find(texts[i]) != std::string::npos) ++leaked_to_leaver;
+
+  std::printf("\n  transcript, as %s saw it (verified plaintext only):\n", names[1]);
+  for (const auto& line : transcript) std::printf("  | %s\n", line.c_str());
+
+  // The scan: every payload the server relayed, as text and decoded, for
+  // every message's text.
+  std::size_t found = 0, payloads = 0, bytes = 0;
+  {
+    const std::lock_guard lock(relayed_mutex);
+    payloads = relayed.size();
+    for (const auto& p : relayed) {
+      const auto raw = chat::base64_decode(p);
+      bytes += raw ? raw->size() : p.size();
+      for (const auto& t : texts) {
+        if (p.find(t) != std::string::npos) ++found;
+        if (raw && std::search(raw->begin(), raw->end(), t.begin(), t.end()) != raw->end()) ++found;
+      }
+    }
+  }
+  for (auto& [n, c] : chats) c->quit();
+  run_until([&] { return std::all_of(chats.begin(), chats.end(), [](const auto& e) { return e.second->closed(); }); });
+  const auto stats = server.stats();
+  server.stop();
+  std::printf("\n  relayed-bytes check: %zu payloads (%zu bytes) relayed, scanned for %zu message texts: %s\n",
+              payloads, bytes, texts.size(), found == 0 ? "no plaintext found" : "PLAINTEXT FOUND");
+  std::printf("  the leaver, %s, opened %zu of the %zu messages sent after it left\n", leaver.c_str(),
+              leaked_to_leaver, texts.size() - before_leave);
+  std::printf("  server          %llu Commits accepted, %llu refused as late, %llu group payloads relayed\n",
+              static_cast<unsigned long long>(stats.commits_accepted),
+              static_cast<unsigned long long>(stats.commits_rejected),
+              static_cast<unsigned long long>(stats.group_relayed));
+  return good && found == 0 && leaked_to_leaver == 0 && payloads > 0;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app("sealwire demo: an end-to-end encrypted echo chat on loopback");
@@ -29,6 +185,10 @@ int main(int argc, char** argv) {
   app.add_option("--transcript", transcript_lines, "transcript lines to show")->capture_default_str();
   std::size_t window = 8;
   app.add_option("--window", window, "messages each client has in flight")->capture_default_str()->check(CLI::Range(1, 64));
+  std::size_t group_members = 5, group_messages = 2;
+  app.add_option("--group-members", group_members, "members of the group round (2-6; 0: no group round)")
+      ->capture_default_str();
+  app.add_option("--group-messages", group_messages, "messages each member sends per group phase")->capture_default_str();
   bool verbose = false;
   app.add_flag("--verbose", verbose, "show the server's log");
   CLI11_PARSE(app, argc, argv);
@@ -152,7 +312,9 @@ int main(int argc, char** argv) {
   if (getrusage(RUSAGE_SELF, &usage) == 0)
     std::printf("  process         peak resident memory %.1f MiB (server and clients)\n",
                 static_cast<double>(usage.ru_maxrss) / 1024.0);
-  const bool good = ok == clients && received == clients * clients * messages && disorder == 0;
+  bool good = ok == clients && received == clients * clients * messages && disorder == 0;
+  std::printf("\n");
+  if (group_members != 0) good = group_round(group_members, group_messages) && good;
   std::printf("\n%s\n", good ? "demo ok" : "demo FAILED");
   return good ? 0 : 1;
 }

@@ -10,6 +10,7 @@
 // close (it signals a condition variable), then joins the pool, which returns
 // once every coroutine has unwound: no polling.
 #include "chat.hpp"
+#include "group_relay.hpp"
 
 #include <sealwire/record/stream.hpp>
 
@@ -47,7 +48,11 @@ unsigned thread_count(const server_options& o) {
 
 struct server::state {
   explicit state(server_options o)
-      : options(std::move(o)), threads(thread_count(options)), pool(threads), acceptor(asio::make_strand(pool)) {}
+      : options(std::move(o)),
+        threads(thread_count(options)),
+        pool(threads),
+        acceptor(asio::make_strand(pool)),
+        relay(options.limits, options.observer) {}
 
   server_options options;
   std::shared_ptr<const record::server_config> record_config;
@@ -56,6 +61,7 @@ struct server::state {
   // outlives them; joined by server::stop(), destroyed last.
   asio::thread_pool pool;
   tcp::acceptor acceptor;
+  group_relay relay;  // group mode: opaque blobs in order per group
   std::atomic<bool> stopping{false};
 
   // server::stop() waits here for the last connection to close.
@@ -112,7 +118,7 @@ std::string endpoint_text(const tcp::socket& s) {
 
 }  // namespace
 
-class session : public std::enable_shared_from_this<session> {
+class session : public relay_peer, public std::enable_shared_from_this<session> {
  public:
   session(server::state* st, tcp::socket socket, std::uint64_t id)
       : st_(st),
@@ -128,7 +134,7 @@ class session : public std::enable_shared_from_this<session> {
   // deliver queues a line for this client; callable from any thread. The
   // bytes count against max_outbound_buffer from here on, before the line
   // even reaches the session's strand, so no fan-out can outgrow the cap.
-  void deliver(std::shared_ptr<const std::string> line) {
+  void deliver(std::shared_ptr<const std::string> line) override {
     const std::size_t n = line->size();
     const std::size_t cap = st_->options.limits.max_outbound_buffer;
     if (outbound_.fetch_add(n, std::memory_order_relaxed) + n > cap) {
@@ -196,7 +202,13 @@ class session : public std::enable_shared_from_this<session> {
         const bool end_of_line = i < n && buf[i] == '\n';
         if (!end_of_line && i < n) continue;
         const std::size_t chunk = i - start;
-        if (partial_.size() + chunk > lim.max_message_size) {
+        // A group command ("/g...", base64 blobs) has its own, larger cap.
+        const char first = partial_.empty() ? (chunk > 0 ? buf[start] : '\0') : partial_[0];
+        const char second = partial_.size() > 1 ? partial_[1]
+                            : partial_.size() == 1 ? (chunk > 0 ? buf[start] : '\0')
+                                                   : (chunk > 1 ? buf[start + 1] : '\0');
+        const std::size_t cap = first == '/' && second == 'g' ? lim.max_group_line : lim.max_message_size;
+        if (partial_.size() + chunk > cap) {
           close("message too long");
           co_return;
         }
@@ -229,6 +241,10 @@ class session : public std::enable_shared_from_this<session> {
       return;
     }
     flush_batch();  // keep chat lines and the effects of commands in order
+    if (group_relay::is_group_command(line)) {
+      st_->relay.handle(shared_from_this(), nick_, line);
+      return;
+    }
     const auto space = line.find(' ');
     const std::string_view cmd = line.substr(0, space);
     const std::string_view arg = space == std::string_view::npos ? std::string_view{} : line.substr(space + 1);
@@ -252,6 +268,7 @@ class session : public std::enable_shared_from_this<session> {
       notice("online (" + std::to_string(count) + "): " + names);
     } else if (cmd == "/quit") {
       quit_requested_ = true;  // the rest of the input is ignored
+      st_->relay.drop(this);
       leave();
       notice("bye");
       // Queued behind "bye" on this strand: from then on nothing more is
@@ -261,7 +278,7 @@ class session : public std::enable_shared_from_this<session> {
         self->signal_.cancel();
       });
     } else {
-      notice("unknown command " + std::string(cmd) + " (try /nick NAME, /who, /quit)");
+      notice("unknown command " + std::string(cmd) + " (try /nick NAME, /who, /quit, /group NAME)");
     }
   }
 
@@ -403,6 +420,7 @@ class session : public std::enable_shared_from_this<session> {
     closed_ = true;
     spdlog::info("#{} disconnected ({}): {}", id_, nick_.empty() ? peer_ : nick_, reason);
     st_->count_disconnect(reason.rfind("outbound queue over", 0) == 0 ? "outbound queue full" : reason);
+    st_->relay.drop(this);
     leave();
     {
       const std::lock_guard lock(st_->mutex);
@@ -506,10 +524,13 @@ tcp::endpoint server::start() {
   if (!st.options.key) throw std::invalid_argument("chat server: no key");
   const auto& lim = st.options.limits;
   if (lim.max_connections == 0 || lim.max_message_size == 0 ||
-      lim.max_outbound_buffer < 2 * (lim.max_message_size + 64) || lim.handshake_timeout.count() <= 0 ||
+      lim.max_outbound_buffer < 2 * (lim.max_message_size + 64) ||
+      lim.max_outbound_buffer < 2 * (lim.max_group_line + 64) || lim.max_group_line < lim.max_message_size ||
+      lim.handshake_timeout.count() <= 0 ||
       lim.idle_timeout.count() <= 0)
     throw std::invalid_argument(
-        "chat server: limits must be positive, and max_outbound_buffer at least twice max_message_size");
+        "chat server: limits must be positive, max_group_line at least max_message_size, and max_outbound_buffer "
+        "at least twice max_group_line");
   auto cfg = std::make_shared<record::server_config>();
   cfg->static_key = st.options.key;
   cfg->limits.max_record_size = 16 * 1024;
@@ -583,6 +604,7 @@ server_stats server::stats() const {
   out.bytes_out = st.bytes_out.load();
   out.buffered_now = st.buffered_now.load();
   out.buffered_peak = st.buffered_peak.load();
+  st.relay.add_stats(out);
   const std::lock_guard lock(st.mutex);
   out.disconnects = st.disconnects;
   return out;

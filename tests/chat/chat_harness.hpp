@@ -42,7 +42,7 @@ inline chat::limits scaled_limits(chat::limits lim) {
 }
 
 struct running_server {
-  explicit running_server(chat::limits lim, unsigned threads = 0) {
+  explicit running_server(chat::limits lim, unsigned threads = 0, relay_observer observer = {}) {
     auto kp = tools::generate_keys(hpke::kem_id::x25519);
     public_key = kp.pub;
     server_options o;
@@ -50,6 +50,7 @@ struct running_server {
     o.key = std::make_shared<const hpke::private_key>(std::move(kp.priv));
     o.threads = threads;
     o.limits = scaled_limits(lim);
+    o.observer = std::move(observer);
     srv = std::make_unique<server>(std::move(o));
     endpoint = srv->start();
   }

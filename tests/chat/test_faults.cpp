@@ -3,7 +3,11 @@
 // disconnected (or refused) with a logged reason within their timeout, the
 // server's buffered bytes must stay bounded, and every well-behaved client's
 // messages must all arrive, in order.
+#include "base64.hpp"
 #include "chat_harness.hpp"
+#include "group_member.hpp"
+
+#include <sealwire/crypto/ct.hpp>
 
 #include <boost/asio/read.hpp>
 #include <boost/asio/write.hpp>
@@ -12,6 +16,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
+#include <mutex>
 
 namespace sealwire::chat::test {
 namespace {
@@ -377,6 +383,237 @@ TEST(ChatStop, AServerNeverStartedIsDestroyedCleanly) {
   auto destroyed = std::async(std::launch::async, [o = std::move(o)]() mutable { server unused(std::move(o)); });
   ASSERT_TRUE(ready_within(destroyed, 10s, "destroying a server never started"));
   destroyed.get();
+}
+
+// ---- group mode (end to end: the server relays MLS blobs it cannot read) ----
+
+// A group over a real in-process server; the clients run on io, driven from
+// the test's thread by run_until. The relay observer keeps every payload.
+class GroupChat : public ::testing::Test {
+ protected:
+  GroupChat()
+      : server_(fault_limits_for_groups(), 2, [this](const std::string&, const std::string& kind, const std::string& p) {
+          const std::lock_guard lock(relayed_mutex_);
+          relayed_.emplace_back(kind, p);
+        }) {}
+
+  static chat::limits fault_limits_for_groups() {
+    chat::limits l;
+    l.max_connections = 16;
+    return l;
+  }
+
+  std::shared_ptr<group_chat> add(const std::string& nick) {
+    group_events ev;
+    ev.message = [this, nick](const std::string& who, const std::string& text) { seen_[nick].push_back(who + ": " + text); };
+    auto c = group_chat::start(io_, server_.client(nick), "team", std::move(ev));
+    chats_[nick] = c;
+    return c;
+  }
+
+  // run_until runs the clients until pred holds or the (scaled) time is up.
+  template <class Pred>
+  bool run_until(Pred pred, std::chrono::milliseconds nominal = 10s) {
+    const auto until = std::chrono::steady_clock::now() + scaled(nominal);
+    while (!pred() && std::chrono::steady_clock::now() < until) {
+      if (io_.stopped()) io_.restart();
+      io_.run_for(2ms);
+    }
+    return pred();
+  }
+
+  bool all_at(std::size_t members, std::uint64_t epoch) {
+    for (auto& [n, c] : chats_) {
+      if (c->member().removed()) continue;
+      if (!c->member().in_group() || c->member().member_count() != members || c->member().epoch() != epoch) return false;
+    }
+    return true;
+  }
+
+  bool everyone_saw(const std::string& line, const std::vector<std::string>& who) {
+    for (const auto& n : who)
+      if (std::find(seen_[n].begin(), seen_[n].end(), line) == seen_[n].end()) return false;
+    return true;
+  }
+
+  std::vector<std::pair<std::string, std::string>> relayed() {
+    const std::lock_guard lock(relayed_mutex_);
+    return relayed_;
+  }
+
+  // The relayed bytes, decoded: no message text may appear in them.
+  bool relayed_contains(const std::string& text) {
+    for (const auto& [kind, p] : relayed()) {
+      if (p.find(text) != std::string::npos) return true;
+      const auto raw = base64_decode(p);
+      if (!raw) continue;
+      if (std::search(raw->begin(), raw->end(), text.begin(), text.end()) != raw->end()) return true;
+    }
+    return false;
+  }
+
+  ~GroupChat() override {
+    for (auto& [n, c] : chats_) c->close();
+    run_until([&] {
+      return std::all_of(chats_.begin(), chats_.end(), [](const auto& e) { return e.second->closed(); });
+    }, 5s);
+  }
+
+  running_server server_;
+  asio::io_context io_;
+  std::map<std::string, std::shared_ptr<group_chat>> chats_;
+  std::map<std::string, std::vector<std::string>> seen_;
+  std::mutex relayed_mutex_;
+  std::vector<std::pair<std::string, std::string>> relayed_;
+};
+
+TEST_F(GroupChat, MembersJoinTalkLeaveAndTheServerSeesNoPlaintext) {
+  const std::vector<std::string> names = {"alice", "bob", "carol", "dave"};
+  // One by one: each waits until the group has everyone so far.
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    add(names[i]);
+    ASSERT_TRUE(run_until([&] { return all_at(i + 1, i); })) << names[i] << " did not get in";
+  }
+  // /who: every member's roster is the same, and names everyone.
+  const auto roster = [&](const std::string& n) {
+    std::vector<std::string> ids;
+    for (const auto& m : chats_[n]->member().session()->members()) ids.emplace_back(m.identity.begin(), m.identity.end());
+    std::sort(ids.begin(), ids.end());
+    return ids;
+  };
+  for (const auto& n : names) {
+    EXPECT_EQ(roster(n), names) << n;
+    EXPECT_EQ(chats_[n]->member().who().size(), names.size());
+  }
+  // Messages in every direction, each shown once to everyone, the sender too.
+  for (const auto& n : names) ASSERT_TRUE(chats_[n]->say("hello from " + n));
+  for (const auto& n : names)
+    ASSERT_TRUE(run_until([&] { return everyone_saw(n + ": hello from " + n, names); })) << n;
+  for (const auto& n : names) EXPECT_EQ(seen_[n].size(), names.size()) << n;
+
+  // dave leaves: another member commits his removal.
+  ASSERT_TRUE(chats_["dave"]->leave());
+  ASSERT_TRUE(run_until([&] { return chats_["dave"]->member().removed() && all_at(3, names.size()); }));
+  const std::vector<std::string> rest = {"alice", "bob", "carol"};
+  const std::size_t before = relayed().size();
+  ASSERT_TRUE(chats_["bob"]->say("dave cannot read this"));
+  ASSERT_TRUE(run_until([&] { return everyone_saw("bob: dave cannot read this", rest); }));
+  // The leaver gets the ciphertext but cannot open it, fed by hand too.
+  std::size_t fed = 0;
+  for (const auto& [kind, p] : relayed()) {
+    if (fed++ < before || kind != "msg") continue;
+    const auto raw = base64_decode(p).value();
+    EXPECT_FALSE(chats_["dave"]->member().session()->unprotect(raw)) << "the removed member opened a message";
+  }
+  EXPECT_EQ(std::count(seen_["dave"].begin(), seen_["dave"].end(), "bob: dave cannot read this"), 0);
+
+  // The server relayed only ciphertext.
+  for (const auto& n : names) EXPECT_FALSE(relayed_contains("hello from " + n)) << n;
+  EXPECT_FALSE(relayed_contains("dave cannot read this"));
+  const auto st = server_.srv->stats();
+  EXPECT_EQ(st.groups_now, 1u);
+  EXPECT_EQ(st.pending_key_packages, 0u);  // every KeyPackage was added
+  EXPECT_EQ(st.commits_rejected, 0u);
+}
+
+TEST_F(GroupChat, ConcurrentCommitsResolveToOneAndTheLoserRebases) {
+  for (const auto* n : {"alice", "bob", "carol"}) {
+    add(n);
+    const std::size_t k = chats_.size();
+    ASSERT_TRUE(run_until([&] { return all_at(k, k - 1); }));
+  }
+  const auto e = chats_["alice"]->member().epoch();
+  const auto rejected = server_.srv->stats().commits_rejected;
+  // Both commit a key update for the same epoch before either hears back.
+  chats_["bob"]->update();
+  chats_["carol"]->update();
+  ASSERT_TRUE(run_until([&] { return all_at(3, e + 2); })) << "both updates did not land";
+  EXPECT_EQ(chats_["bob"]->member().stats().commits_lost + chats_["carol"]->member().stats().commits_lost, 1u);
+  EXPECT_EQ(server_.srv->stats().commits_rejected, rejected + 1);
+  const auto* a = chats_["alice"]->member().session();
+  for (const auto* n : {"bob", "carol"}) {
+    EXPECT_TRUE(crypto::ct::equal(chats_[n]->member().session()->secrets().epoch_authenticator.span(),
+                                  a->secrets().epoch_authenticator.span()));
+  }
+  ASSERT_TRUE(chats_["carol"]->say("after the race"));
+  EXPECT_TRUE(run_until([&] { return everyone_saw("carol: after the race", {"alice", "bob", "carol"}); }));
+}
+
+TEST_F(GroupChat, AGarbledCommitIsRefusedByEveryMember) {
+  for (const auto* n : {"alice", "bob", "carol"}) {
+    add(n);
+    const std::size_t k = chats_.size();
+    ASSERT_TRUE(run_until([&] { return all_at(k, k - 1); }));
+  }
+  const auto epoch = chats_["alice"]->member().epoch();
+  // A genuine Commit of bob's, with one byte flipped, sent through another
+  // connection of the group (the server cannot tell: it never parses MLS).
+  auto* bob = chats_["bob"]->member().session();
+  auto out = bob->commit_update().value();
+  bob->discard_pending_commit();
+  out.commit[out.commit.size() / 2] ^= 1;
+  asio::io_context raw_io;
+  blocking_client mallory(raw_io, server_.endpoint);
+  mallory.handshake(server_.public_key);
+  mallory.send("/nick mallory\n/group team\n");
+  ASSERT_NE(mallory.next_line_starting("G joined team member"), "");
+  mallory.send("/gcommit " + std::to_string(epoch) + " - " + base64_encode(out.commit) + "\n");
+  mallory.send("/gcommit " + std::to_string(epoch) + " - !!notbase64!!\n");  // refused by the relay's shape check
+  ASSERT_NE(mallory.next_line_starting("G error"), "");
+  ASSERT_TRUE(run_until([&] {
+    return std::all_of(chats_.begin(), chats_.end(), [](const auto& e) { return e.second->member().stats().commits_refused == 1; });
+  }));
+  for (auto& [n, c] : chats_) {
+    EXPECT_EQ(c->member().epoch(), epoch) << n;
+    EXPECT_EQ(c->member().member_count(), 3u) << n;
+  }
+  // The relay goes on, and messages still flow between the members.
+  ASSERT_TRUE(chats_["alice"]->say("still here"));
+  EXPECT_TRUE(run_until([&] { return everyone_saw("alice: still here", {"alice", "bob", "carol"}); }));
+  EXPECT_EQ(server_.srv->stats().group_subscribers, 4u);
+}
+
+TEST(GroupRelay, RefusesMalformedCommandsAndBoundsGroupLines) {
+  chat::limits lim;
+  lim.max_group_line = 16 * 1024;
+  running_server server(lim, 1);
+  asio::io_context io;
+  blocking_client c(io, server.endpoint);
+  c.handshake(server.public_key);
+  c.send("/gmsg QUJD\n");
+  EXPECT_EQ(c.next_line_starting("G "), "G error not in a group (/group NAME first)");
+  c.send("/group bad/name\n");
+  EXPECT_EQ(c.next_line_starting("G ").rfind("G error usage: /group NAME", 0), 0u);
+  c.send("/nick relaytester\n/group solo\n");
+  EXPECT_EQ(c.next_line_starting("G "), "G joined solo creator relaytester");
+  c.send("/group other\n");
+  EXPECT_EQ(c.next_line_starting("G "), "G error already in group solo");
+  for (const char* bad : {"/gcommit x - QUJD", "/gcommit 0 - QU!D", "/gcommit 0 1,,2 QUJD", "/gcommit 0", "/gkp",
+                          "/gmsg a b"}) {
+    c.send(std::string(bad) + "\n");
+    EXPECT_EQ(c.next_line_starting("G ").rfind("G error", 0), 0u) << bad;
+  }
+  // A Commit for the wrong epoch is rejected, the right one relayed.
+  c.send("/gcommit 5 - QUJD\n");
+  EXPECT_EQ(c.next_line_starting("G "), "G reject 5");
+  c.send("/gcommit 0 - QUJD\n");
+  EXPECT_EQ(c.next_line_starting("G "), "G 1 commit 0 relaytester QUJD");
+  c.send("/gcommit 0 - QUJD\n");
+  EXPECT_EQ(c.next_line_starting("G "), "G reject 0");
+  // Base64 round trips, and the decoder takes only canonical text.
+  const std::vector<std::uint8_t> data = {0, 1, 2, 0xfe, 0xff};
+  for (std::size_t n = 0; n <= data.size(); ++n) {
+    const std::vector<std::uint8_t> part(data.begin(), data.begin() + static_cast<std::ptrdiff_t>(n));
+    EXPECT_EQ(base64_decode(base64_encode(part)).value(), part);
+  }
+  for (const char* bad : {"QUJ", "QU=D", "QUJ=", "Q===", "QUJD=", "QUJ\xff"}) EXPECT_FALSE(base64_decode(bad)) << bad;
+  // A group line may exceed max_message_size up to max_group_line; beyond, the connection ends.
+  const std::string blob(8 * 1024, 'A');
+  c.send("/gmsg " + blob + "\n");
+  EXPECT_EQ(c.next_line_starting("G "), "G 2 msg relaytester " + blob);
+  c.send("/gmsg " + std::string(lim.max_group_line, 'A') + "\n");
+  expect_closed(c.stream.next_layer());
+  EXPECT_TRUE(server.wait_for([](const server_stats& s) { return s.groups_now == 0 && s.group_subscribers == 0; }, 3s));
 }
 
 }  // namespace
