@@ -88,23 +88,9 @@ void chacha_x16_key_avx512(const std::uint32_t w[16], std::uint64_t counter, std
   }
   const std::uint32_t in12[2] = {c0, c1};
   for (int i = 0; i < 16; ++i) store32_le(key_block + 4 * i, y[i] + (i == 12 || i == 13 ? in12[i - 12] : w[i]));
-  __m512i g[4][4];
-  transpose4(x0 + j[0], x1 + j[1], x2 + j[2], x3 + j[3], g[0]);
-  transpose4(x4 + j[4], x5 + j[5], x6 + j[6], x7 + j[7], g[1]);
-  transpose4(x8 + j[8], x9 + j[9], x10 + j[10], x11 + j[11], g[2]);
-  transpose4(x12 + j[12], x13 + j[13], x14 + j[14], x15 + j[15], g[3]);
-  for (int k = 0; k < 4; ++k) {
-    const __m512i a = _mm512_shuffle_i32x4(g[0][k], g[1][k], 0x44);
-    const __m512i b = _mm512_shuffle_i32x4(g[0][k], g[1][k], 0xee);
-    const __m512i c = _mm512_shuffle_i32x4(g[2][k], g[3][k], 0x44);
-    const __m512i d = _mm512_shuffle_i32x4(g[2][k], g[3][k], 0xee);
-    const __m512i blk[4] = {_mm512_shuffle_i32x4(a, c, 0x88), _mm512_shuffle_i32x4(a, c, 0xdd),
-                            _mm512_shuffle_i32x4(b, d, 0x88), _mm512_shuffle_i32x4(b, d, 0xdd)};
-    for (int l = 0; l < 4; ++l) {
-      const std::size_t off = static_cast<std::size_t>(64 * (4 * l + k));
-      _mm512_storeu_si512(out + off, _mm512_xor_si512(_mm512_loadu_si512(in + off), blk[l]));
-    }
-  }
+  xor_keystream_x16(x0 + j[0], x1 + j[1], x2 + j[2], x3 + j[3], x4 + j[4], x5 + j[5], x6 + j[6], x7 + j[7],
+                    x8 + j[8], x9 + j[9], x10 + j[10], x11 + j[11], x12 + j[12], x13 + j[13], x14 + j[14],
+                    x15 + j[15], in, out);
   // The key block's words held the key: clear them.
   for (std::uint32_t& v : y) v = 0;
   __asm__ __volatile__("" : : "r"(y) : "memory");

@@ -17,14 +17,7 @@ namespace sealwire::crypto::detail {
 // 20 * limb 2 (k = 4).
 void poly1305_blocks_ifma(poly1305_state& st, const std::uint8_t* in, std::size_t nblocks,
                           std::uint64_t hibit) noexcept {
-  const __m512i lane_r0 = _mm512_load_si512(st.pw), lane_r1 = _mm512_load_si512(st.pw + 8);
-  const __m512i lane_r2 = _mm512_load_si512(st.pw + 16), lane_s1 = _mm512_load_si512(st.pw + 24);
-  const __m512i lane_s2 = _mm512_load_si512(st.pw + 32);
-  const __m512i step_r0 = _mm512_set1_epi64(static_cast<long long>(st.pw[0]));
-  const __m512i step_r1 = _mm512_set1_epi64(static_cast<long long>(st.pw[8]));
-  const __m512i step_r2 = _mm512_set1_epi64(static_cast<long long>(st.pw[16]));
-  const __m512i step_s1 = _mm512_set1_epi64(static_cast<long long>(st.pw[24]));
-  const __m512i step_s2 = _mm512_set1_epi64(static_cast<long long>(st.pw[32]));
+  const multiplier44 step = step_multipliers(st);
   const __m512i top = _mm512_set1_epi64(static_cast<long long>(hibit << 40));
 
   // The first group: its blocks fill the top lanes, so that block i of the
@@ -36,20 +29,15 @@ void poly1305_blocks_ifma(poly1305_state& st, const std::uint8_t* in, std::size_
   const __m512i fa = _mm512_maskz_expandloadu_epi64(low_words, in);
   const __m512i fb = _mm512_maskz_expandloadu_epi64(high_words, in + 8 * __builtin_popcount(low_words));
   limbs44 acc = split(fa, fb, _mm512_maskz_mov_epi64(lanes, top));
-  std::uint64_t hl[3];
-  to44(st.h[0], st.h[1], st.h[2], hl);
-  const auto h_lane = static_cast<__mmask8>(1u << (8 - first));
-  acc.l0 = _mm512_mask_add_epi64(acc.l0, h_lane, acc.l0, _mm512_set1_epi64(static_cast<long long>(hl[0])));
-  acc.l1 = _mm512_mask_add_epi64(acc.l1, h_lane, acc.l1, _mm512_set1_epi64(static_cast<long long>(hl[1])));
-  acc.l2 = _mm512_mask_add_epi64(acc.l2, h_lane, acc.l2, _mm512_set1_epi64(static_cast<long long>(hl[2])));
+  add_h(acc, st, static_cast<__mmask8>(1u << (8 - first)));
   in += 16 * first;
   nblocks -= first;
 
   for (; nblocks != 0; nblocks -= 8, in += 128) {
-    mul(acc, step_r0, step_r1, step_r2, step_s1, step_s2);
+    mul(acc, step);
     acc = add(acc, split(_mm512_loadu_si512(in), _mm512_loadu_si512(in + 64), top));
   }
-  mul(acc, lane_r0, lane_r1, lane_r2, lane_s1, lane_s2);
+  mul(acc, lane_multipliers(st));
 
   std::uint64_t l[3] = {static_cast<std::uint64_t>(_mm512_reduce_add_epi64(acc.l0)),
                         static_cast<std::uint64_t>(_mm512_reduce_add_epi64(acc.l1)),
@@ -67,39 +55,28 @@ void poly1305_blocks_ifma(poly1305_state& st, const std::uint8_t* in, std::size_
 // Requires st.powers == radix44x8 and nblocks a non-zero multiple of 8.
 // start: the lanes begin here, h joins lane 0; otherwise they continue.
 void poly1305_lanes_ifma(poly1305_state& st, const std::uint8_t* in, std::size_t nblocks, bool start) noexcept {
-  const __m512i step_r0 = _mm512_set1_epi64(static_cast<long long>(st.pw[0]));
-  const __m512i step_r1 = _mm512_set1_epi64(static_cast<long long>(st.pw[8]));
-  const __m512i step_r2 = _mm512_set1_epi64(static_cast<long long>(st.pw[16]));
-  const __m512i step_s1 = _mm512_set1_epi64(static_cast<long long>(st.pw[24]));
-  const __m512i step_s2 = _mm512_set1_epi64(static_cast<long long>(st.pw[32]));
+  const multiplier44 step = step_multipliers(st);
   const __m512i top = _mm512_set1_epi64(static_cast<long long>(std::uint64_t{1} << 40));
   limbs44 acc;
   if (start) {
     acc = split(_mm512_loadu_si512(in), _mm512_loadu_si512(in + 64), top);
-    std::uint64_t hl[3];
-    to44(st.h[0], st.h[1], st.h[2], hl);
-    acc.l0 = _mm512_mask_add_epi64(acc.l0, 1, acc.l0, _mm512_set1_epi64(static_cast<long long>(hl[0])));
-    acc.l1 = _mm512_mask_add_epi64(acc.l1, 1, acc.l1, _mm512_set1_epi64(static_cast<long long>(hl[1])));
-    acc.l2 = _mm512_mask_add_epi64(acc.l2, 1, acc.l2, _mm512_set1_epi64(static_cast<long long>(hl[2])));
+    add_h(acc, st, 1);
     in += 128;
     nblocks -= 8;
   } else {
-    acc = {_mm512_load_si512(st.lanes), _mm512_load_si512(st.lanes + 8), _mm512_load_si512(st.lanes + 16)};
+    acc = load_lanes(st);
   }
   for (; nblocks != 0; nblocks -= 8, in += 128) {
-    mul(acc, step_r0, step_r1, step_r2, step_s1, step_s2);
+    mul(acc, step);
     acc = add(acc, split(_mm512_loadu_si512(in), _mm512_loadu_si512(in + 64), top));
   }
-  _mm512_store_si512(st.lanes, acc.l0);
-  _mm512_store_si512(st.lanes + 8, acc.l1);
-  _mm512_store_si512(st.lanes + 16, acc.l2);
+  store_lanes(st, acc);
 }
 
 // poly1305_collapse_ifma multiplies lane j by r^(8 - j) and sums into h.
 void poly1305_collapse_ifma(poly1305_state& st) noexcept {
-  limbs44 acc = {_mm512_load_si512(st.lanes), _mm512_load_si512(st.lanes + 8), _mm512_load_si512(st.lanes + 16)};
-  mul(acc, _mm512_load_si512(st.pw), _mm512_load_si512(st.pw + 8), _mm512_load_si512(st.pw + 16),
-      _mm512_load_si512(st.pw + 24), _mm512_load_si512(st.pw + 32));
+  limbs44 acc = load_lanes(st);
+  mul(acc, lane_multipliers(st));
   std::uint64_t l[3] = {static_cast<std::uint64_t>(_mm512_reduce_add_epi64(acc.l0)),
                         static_cast<std::uint64_t>(_mm512_reduce_add_epi64(acc.l1)),
                         static_cast<std::uint64_t>(_mm512_reduce_add_epi64(acc.l2))};

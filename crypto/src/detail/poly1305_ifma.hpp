@@ -69,5 +69,46 @@ inline limbs44 add(limbs44 a, limbs44 b) {
   return {_mm512_add_epi64(a.l0, b.l0), _mm512_add_epi64(a.l1, b.l1), _mm512_add_epi64(a.l2, b.l2)};
 }
 
+// A lane's multiplier in the form mul takes.
+struct multiplier44 {
+  __m512i r0, r1, r2, s1, s2;
+};
+
+inline void mul(limbs44& a, const multiplier44& m) { mul(a, m.r0, m.r1, m.r2, m.s1, m.s2); }
+
+// lane_multipliers: r^(8 - j) in lane j (pw[8 k + j] holds limb k of it,
+// k = 3 and 4 the 20-fold limbs 1 and 2), for the final collapse.
+inline multiplier44 lane_multipliers(const poly1305_state& st) {
+  return {_mm512_load_si512(st.pw), _mm512_load_si512(st.pw + 8), _mm512_load_si512(st.pw + 16),
+          _mm512_load_si512(st.pw + 24), _mm512_load_si512(st.pw + 32)};
+}
+
+// step_multipliers: r^8 (lane 0's power) in every lane, for a step of
+// eight blocks.
+inline multiplier44 step_multipliers(const poly1305_state& st) {
+  auto all = [](std::uint64_t v) { return _mm512_set1_epi64(static_cast<long long>(v)); };
+  return {all(st.pw[0]), all(st.pw[8]), all(st.pw[16]), all(st.pw[24]), all(st.pw[32])};
+}
+
+// add_h adds the running value h (radix 2^64) to the lane selected by `lane`.
+inline void add_h(limbs44& acc, const poly1305_state& st, __mmask8 lane) {
+  std::uint64_t hl[3];
+  to44(st.h[0], st.h[1], st.h[2], hl);
+  acc.l0 = _mm512_mask_add_epi64(acc.l0, lane, acc.l0, _mm512_set1_epi64(static_cast<long long>(hl[0])));
+  acc.l1 = _mm512_mask_add_epi64(acc.l1, lane, acc.l1, _mm512_set1_epi64(static_cast<long long>(hl[1])));
+  acc.l2 = _mm512_mask_add_epi64(acc.l2, lane, acc.l2, _mm512_set1_epi64(static_cast<long long>(hl[2])));
+}
+
+// load_lanes / store_lanes: the live lanes kept in the state between calls.
+inline limbs44 load_lanes(const poly1305_state& st) {
+  return {_mm512_load_si512(st.lanes), _mm512_load_si512(st.lanes + 8), _mm512_load_si512(st.lanes + 16)};
+}
+
+inline void store_lanes(poly1305_state& st, const limbs44& acc) {
+  _mm512_store_si512(st.lanes, acc.l0);
+  _mm512_store_si512(st.lanes + 8, acc.l1);
+  _mm512_store_si512(st.lanes + 16, acc.l2);
+}
+
 }  // namespace
 }  // namespace sealwire::crypto::detail
