@@ -349,6 +349,25 @@ void datagram_seeds(const fs::path& root) {
   }
 }
 
+// fuzz_mlkem_decaps: for each parameter set, the honest ciphertext, one
+// changed byte at several offsets, a byte dropped and added, and raw
+// ciphertexts of the right and a wrong length.
+void mlkem_decaps_seeds(const fs::path& root) {
+  corpus c(root, "fuzz_mlkem_decaps");
+  const std::size_t ct_sizes[3] = {768, 1088, 1568};
+  for (std::uint8_t set : {0, 1, 2}) {
+    const fuzz::bytes m = pattern(32, static_cast<std::uint8_t>(set + 1));
+    c.add(concat({{set, 0}, m}));
+    for (std::uint16_t offset : {0, 31, 700, 1087, 1567}) {
+      c.add(concat({{set, 0}, m, {static_cast<std::uint8_t>(offset >> 8), static_cast<std::uint8_t>(offset)}, {0x40, 0}}));
+    }
+    c.add(concat({{set, 0}, m, {0, 0}, {1}}));  // the last byte dropped
+    c.add(concat({{set, 0}, m, {0, 0}, {2}}));  // a byte added
+    c.add(concat({{static_cast<std::uint8_t>(set | 4), 1}, pattern(ct_sizes[set], set)}));
+    c.add(concat({{set, 1}, pattern(ct_sizes[set] - 1, set)}));
+  }
+}
+
 // fuzz_group_unprotect: each mode (raw MLSMessage, mutated PrivateMessage,
 // mutated PublicMessage) with no mutation, one flipped bit at several
 // offsets, and a few content sizes and paddings.
@@ -378,6 +397,7 @@ int main(int argc, char** argv) {
   record_inner_seeds(root);
   hpke_seeds(root);
   hpke_pq_seeds(root);
+  mlkem_decaps_seeds(root);
   aead_seeds(root);
   blake3_seeds(root);
   ed25519_seeds(root);
