@@ -59,6 +59,7 @@ struct limits {
   std::size_t max_groups = 256;                // groups at once; beyond: "/group" refused
   std::size_t max_group_subscribers = 256;     // connections per group
   std::size_t max_pending_key_packages = 64;   // KeyPackages waiting to be added, per group
+  std::size_t max_key_package = 8 * 1024;      // bytes of one KeyPackage's base64 (/gkp)
 };
 
 // relay_observer sees every group payload the server relays: the group's
@@ -189,6 +190,7 @@ class group_chat {
   void quit();                        // "/quit": the server closes the connection
   void close();                       // end the connection now
   void ping();                        // an empty line (the server ignores it; it resets the idle timeout)
+  void send_line(const std::string& line);  // a raw line to the server (tests: a member's forged Commit)
   [[nodiscard]] group_member& member();
   [[nodiscard]] bool closed() const;
   [[nodiscard]] const std::string& error() const;

@@ -79,6 +79,9 @@ void group_chat::quit() {
   if (!impl_->client->closed_) impl_->client->send("/quit\n");
 }
 void group_chat::close() { impl_->client->close(); }
+void group_chat::send_line(const std::string& line) {
+  if (!impl_->client->closed_) impl_->client->send(line + "\n");
+}
 void group_chat::ping() {
   if (!impl_->client->closed_) impl_->client->send("\n");
 }

@@ -312,16 +312,44 @@ void group_member::maybe_commit() {
       cb_.notice("the KeyPackage of " + a.owner + " is invalid: not added");
       return true;
     });
+    // Identities stay unique in the group (a removal names an identity), and
+    // one repeated key fails a whole batch: a KeyPackage whose identity is a
+    // member's waits (the identity may come free when that member's removal
+    // lands), and a batch takes only KeyPackages distinct from each other.
+    const auto clashes = [&](const grp::key_package& kp) {
+      const auto& leaf = kp.leaf_node;
+      const bool in_roster = std::any_of(roster.begin(), roster.end(), [&](const grp::member& m) {
+        return m.identity == leaf.credential.identity || m.signature_key == leaf.signature_key;
+      });
+      return in_roster || std::any_of(kps.begin(), kps.end(), [&](const grp::key_package& o) {
+               return o.leaf_node.credential.identity == leaf.credential.identity ||
+                      o.leaf_node.signature_key == leaf.signature_key ||
+                      o.leaf_node.encryption_key == leaf.encryption_key || o.init_key == kp.init_key;
+             });
+    };
+    std::vector<std::uint64_t> batch;
     for (const auto& a : adds_) {
       if (kps.size() == 32) break;  // bounds one Commit and its Welcome
+      if (clashes(a.kp)) continue;
       kps.push_back(a.kp);
+      batch.push_back(a.id);
       ids += (ids.empty() ? "" : ",") + std::to_string(a.id);
     }
     if (!kps.empty()) {
       auto out = session_->commit_add(kps);
       if (!out) {
-        adds_.clear();
-        return cb_.notice("cannot commit the additions: " + out.error().message());
+        // Find the KeyPackages refused on their own (an encryption key a
+        // member holds, say), drop those and try again with the others.
+        std::vector<std::uint64_t> bad;
+        for (std::size_t i = 0; i < kps.size(); ++i) {
+          if (session_->commit_add(std::span(&kps[i], 1))) session_->discard_pending_commit();
+          else bad.push_back(batch[i]);
+        }
+        cb_.notice("cannot commit the additions: " + out.error().message() + "; " + std::to_string(bad.size()) +
+                   " KeyPackage(s) refused");
+        if (bad.empty()) bad = batch;  // not one alone: drop the batch rather than retry it forever
+        std::erase_if(adds_, [&](const wanted_add& a) { return std::find(bad.begin(), bad.end(), a.id) != bad.end(); });
+        return maybe_commit();
       }
       return send_commit(*out, ids);
     }

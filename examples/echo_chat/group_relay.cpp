@@ -84,6 +84,8 @@ void group_relay::handle(const std::shared_ptr<relay_peer>& peer, const std::str
     if (args.size() != 1) return reply(peer, "error usage: /gpart");
     return unsubscribe(peer.get());
   }
+  if ((cmd == "/gmsg" || cmd == "/gcommit") && !g.admitted.contains(peer.get()))
+    return reply(peer, "error not a member of group " + name + " yet");
   if (cmd == "/gmsg") {
     if (args.size() != 2 || !valid_blob(args[1])) return reply(peer, "error usage: /gmsg BASE64");
     observe(name, "msg", args[1]);
@@ -93,7 +95,10 @@ void group_relay::handle(const std::shared_ptr<relay_peer>& peer, const std::str
     if (args.size() != 2 || !valid_blob(args[1])) return reply(peer, "error usage: /gkp BASE64");
     // Each KeyPackage is held until a Commit adds it or its owner leaves:
     // capped per group, in number (the line cap bounds each one's size).
+    if (args[1].size() > limits_.max_key_package) return reply(peer, "error the KeyPackage is too large");
     if (g.pending.size() >= limits_.max_pending_key_packages) return reply(peer, "error too many KeyPackages waiting in this group");
+    for (const auto& [id, kp] : g.pending)
+      if (kp.owner.lock() == peer) return reply(peer, "error a KeyPackage of yours is already waiting");
     const std::uint64_t id = g.next_kp++;
     g.pending[id] = pending_kp{id, peer, args[1].size()};
     pending_bytes_ += args[1].size();
@@ -134,7 +139,10 @@ void group_relay::handle(const std::shared_ptr<relay_peer>& peer, const std::str
       for (const std::uint64_t id : ids) {
         const auto it = g.pending.find(id);
         if (it == g.pending.end()) continue;
-        if (auto owner = it->second.owner.lock()) owner->deliver(welcome);
+        if (auto owner = it->second.owner.lock()) {
+          owner->deliver(welcome);
+          g.admitted.insert(owner.get());
+        }
         pending_bytes_ -= it->second.bytes;
         --pending_count_;
         g.pending.erase(it);
@@ -157,6 +165,7 @@ void group_relay::subscribe(const std::shared_ptr<relay_peer>& peer, const std::
     return reply(peer, "error group " + std::string(name) + " is full");
   }
   it->second.subscribers[peer.get()] = {peer, nick};
+  if (creator) it->second.admitted.insert(peer.get());
   members_[peer.get()] = subscription{std::string(name), nick};
   reply(peer, "joined " + std::string(name) + (creator ? " creator " : " member ") + nick);
 }
@@ -168,6 +177,7 @@ void group_relay::unsubscribe(const relay_peer* peer) {
   members_.erase(sub);
   group& g = groups_.at(name);
   g.subscribers.erase(peer);
+  g.admitted.erase(peer);
   for (auto it = g.pending.begin(); it != g.pending.end();) {
     const auto owner = it->second.owner.lock();
     if (owner && owner.get() != peer) {

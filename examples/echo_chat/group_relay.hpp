@@ -6,10 +6,15 @@
 //
 // Client -> server (one line each, at most limits::max_group_line bytes):
 //   /group NAME                          subscribe to group NAME (one group per connection)
-//   /gkp KP                              publish a KeyPackage (MLSMessage, base64)
+//   /gkp KP                              publish a KeyPackage (MLSMessage, base64; one waiting
+//                                        per connection, at most limits::max_key_package bytes)
 //   /gcommit EPOCH IDS COMMIT [WELCOME]  a Commit for EPOCH; IDS: the KeyPackage ids it adds
 //                                        ("-" for none), whose owners get WELCOME
 //   /gmsg MSG                            a PrivateMessage for the group
+// /gcommit and /gmsg are taken only from admitted subscribers: the group's
+// creator and the owners of KeyPackages added by an accepted Commit with a
+// Welcome (the relay cannot see removals: a removed member stays admitted
+// until it leaves the relay).
 //   /gpart                               unsubscribe
 // Server -> client:
 //   G joined NAME creator|member NICK    answer to /group ("creator": create the group at epoch 0)
@@ -28,6 +33,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -66,6 +72,10 @@ class group_relay {
     std::uint64_t next_kp = 1;
     std::map<const relay_peer*, std::pair<std::weak_ptr<relay_peer>, std::string>> subscribers;  // -> (peer, nick)
     std::map<std::uint64_t, pending_kp> pending;  // KeyPackages not yet added, by id
+    // admitted: subscribers that are in the group as far as the relay can
+    // tell (the creator, and the owners of KeyPackages an accepted Commit
+    // added); only they may send Commits and messages.
+    std::set<const relay_peer*> admitted;
   };
   struct subscription {
     std::string group;

@@ -546,20 +546,25 @@ TEST_F(GroupChat, AGarbledCommitIsRefusedByEveryMember) {
     ASSERT_TRUE(run_until([&] { return all_at(k, k - 1); }));
   }
   const auto epoch = chats_["alice"]->member().epoch();
-  // A genuine Commit of bob's, with one byte flipped, sent through another
-  // connection of the group (the server cannot tell: it never parses MLS).
+  // A genuine Commit of bob's, with one byte flipped.
   auto* bob = chats_["bob"]->member().session();
   auto out = bob->commit_update().value();
   bob->discard_pending_commit();
   out.commit[out.commit.size() / 2] ^= 1;
+  const std::string forged = "/gcommit " + std::to_string(epoch) + " - " + base64_encode(out.commit);
+  // From a connection that only subscribed, the relay takes no Commit: it
+  // cannot move the group's epoch.
   asio::io_context raw_io;
   blocking_client mallory(raw_io, server_.endpoint);
   mallory.handshake(server_.public_key);
   mallory.send("/nick mallory\n/group team\n");
   ASSERT_NE(mallory.next_line_starting("G joined team member"), "");
-  mallory.send("/gcommit " + std::to_string(epoch) + " - " + base64_encode(out.commit) + "\n");
-  mallory.send("/gcommit " + std::to_string(epoch) + " - !!notbase64!!\n");  // refused by the relay's shape check
-  ASSERT_NE(mallory.next_line_starting("G error"), "");
+  mallory.send(forged + "\n");
+  EXPECT_EQ(mallory.next_line_starting("G error"), "G error not a member of group team yet");
+  // From a member's connection (the server cannot tell: it never parses
+  // MLS), every member refuses it.
+  chats_["carol"]->send_line("/gcommit " + std::to_string(epoch) + " - !!notbase64!!");  // the relay's shape check
+  chats_["carol"]->send_line(forged);
   ASSERT_TRUE(run_until([&] {
     return std::all_of(chats_.begin(), chats_.end(), [](const auto& e) { return e.second->member().stats().commits_refused == 1; });
   }));
@@ -614,6 +619,46 @@ TEST(GroupRelay, RefusesMalformedCommandsAndBoundsGroupLines) {
   c.send("/gmsg " + std::string(lim.max_group_line, 'A') + "\n");
   expect_closed(c.stream.next_layer());
   EXPECT_TRUE(server.wait_for([](const server_stats& s) { return s.groups_now == 0 && s.group_subscribers == 0; }, 3s));
+}
+
+// Only the creator and members added by an accepted Commit may commit or
+// send messages; a connection has one KeyPackage waiting at a time, of
+// bounded size.
+TEST(GroupRelay, OnlyAdmittedSubscribersCommitAndKeyPackagesAreBounded) {
+  chat::limits lim;
+  running_server server(lim, 1);
+  asio::io_context io;
+  blocking_client alice(io, server.endpoint), bob(io, server.endpoint);
+  alice.handshake(server.public_key);
+  bob.handshake(server.public_key);
+  alice.send("/nick ada\n/group g2\n");
+  EXPECT_EQ(alice.next_line_starting("G "), "G joined g2 creator ada");
+  bob.send("/nick bo\n/group g2\n");
+  EXPECT_EQ(bob.next_line_starting("G "), "G joined g2 member bo");
+  // Not admitted yet: no Commit (which would move the relay's epoch past the
+  // members) and no message.
+  bob.send("/gcommit 0 - QUJD\n");
+  EXPECT_EQ(bob.next_line_starting("G "), "G error not a member of group g2 yet");
+  bob.send("/gmsg QUJD\n");
+  EXPECT_EQ(bob.next_line_starting("G "), "G error not a member of group g2 yet");
+  bob.send("/gkp " + std::string(lim.max_key_package + 1, 'A') + "\n");
+  EXPECT_EQ(bob.next_line_starting("G "), "G error the KeyPackage is too large");
+  bob.send("/gkp QUJD\n");
+  EXPECT_EQ(bob.next_line_starting("G "), "G 1 kp 1 bo QUJD");
+  EXPECT_EQ(alice.next_line_starting("G "), "G 1 kp 1 bo QUJD");
+  bob.send("/gkp QUJE\n");
+  EXPECT_EQ(bob.next_line_starting("G "), "G error a KeyPackage of yours is already waiting");
+  // The creator's Commit adds bob's KeyPackage: bob gets the Welcome, then
+  // the Commit, and is admitted.
+  alice.send("/gcommit 0 1 QUJD QUJF\n");
+  EXPECT_EQ(bob.next_line_starting("G "), "G welcome QUJF");
+  EXPECT_EQ(bob.next_line_starting("G "), "G 2 commit 0 ada QUJD");
+  EXPECT_EQ(alice.next_line_starting("G "), "G 2 commit 0 ada QUJD");
+  bob.send("/gmsg QUJD\n");
+  EXPECT_EQ(bob.next_line_starting("G "), "G 3 msg bo QUJD");
+  bob.send("/gcommit 1 - QUJE\n");
+  EXPECT_EQ(bob.next_line_starting("G "), "G 4 commit 1 bo QUJE");
+  EXPECT_EQ(server.srv->stats().pending_key_packages, 0u);
 }
 
 }  // namespace
