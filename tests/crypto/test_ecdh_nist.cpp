@@ -10,6 +10,7 @@
 #include "oracles.hpp"
 #include "vectors.hpp"
 
+#include <openssl/bn.h>
 #include <openssl/evp.h>
 
 #include <algorithm>
@@ -160,6 +161,26 @@ result<void> shared(bytes& out, const bytes& k, const bytes& peer) {
 bytes concat(std::initializer_list<bytes> parts) {
   bytes out;
   for (const bytes& p : parts) out.insert(out.end(), p.begin(), p.end());
+  return out;
+}
+
+// fixed_base_boundary returns d 2^(e + 1) mod n as l big-endian bytes,
+// where 2^e = 16^(BW - 1) is the weight of the top Booth window of the
+// fixed-base multiplication (BW = ceil((bits(n) + 1) / 4) windows of 4 bits;
+// crypto/src/detail/nist_scalar_mul.hpp). Only for these scalars could the sum
+// of the lower windows equal the top window's point (the exceptional case of
+// the mixed addition); the argument in mul_base says their top digit is 0.
+bytes fixed_base_boundary(const bytes& n, unsigned d, std::size_t l) {
+  BN_CTX* ctx = BN_CTX_new();
+  BIGNUM* bn_n = BN_bin2bn(n.data(), static_cast<int>(n.size()), nullptr);
+  BIGNUM* r = BN_new();
+  bytes out(l, 0);
+  const int windows = (BN_num_bits(bn_n) + 1 + 3) / 4;
+  if (ctx && bn_n && r && BN_set_word(r, 2 * d) && BN_lshift(r, r, 4 * (windows - 1)) && BN_mod(r, r, bn_n, ctx))
+    BN_bn2binpad(r, out.data(), static_cast<int>(l));
+  BN_free(r);
+  BN_free(bn_n);
+  BN_CTX_free(ctx);
   return out;
 }
 
@@ -611,6 +632,7 @@ TEST_F(EcdhNist, StructuredScalarsAgreeWithOpenSsl) {
       k[0] &= n[0];  // below n's top byte, so in range
       if (E::check_private_key(scalar_of<E>(k))) scalars.push_back(k);
     }
+    for (unsigned d = 1; d <= 3; ++d) scalars.push_back(fixed_base_boundary(n, d, l));
     bytes top = n;
     for (unsigned d = 1; d <= 5; ++d) {
       top.back() = static_cast<std::uint8_t>(n.back() - d);  // n's last byte is large enough
