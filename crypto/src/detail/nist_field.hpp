@@ -661,7 +661,7 @@ void pow_public(typename F::fe& out, const typename F::fe& a, const std::uint8_t
   for (int i = 2; i < 16; ++i) F::mul(pow[i], pow[i - 1], a);
   fe r = pow[e[0] >> 4];
   for (std::size_t i = 1; i < 2 * e_len; ++i) {
-    const unsigned nibble = (e[i / 2] >> (i % 2 == 0 ? 4 : 0)) & 15u;
+    const unsigned nibble = (static_cast<unsigned>(e[i / 2]) >> (i % 2 == 0 ? 4 : 0)) & 15u;
     F::sqr(r, r);
     F::sqr(r, r);
     F::sqr(r, r);
