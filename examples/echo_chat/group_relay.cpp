@@ -94,7 +94,7 @@ void group_relay::handle(const std::shared_ptr<relay_peer>& peer, const std::str
   if (cmd == "/gkp") {
     if (args.size() != 2 || !valid_blob(args[1])) return reply(peer, "error usage: /gkp BASE64");
     // Each KeyPackage is held until a Commit adds it or its owner leaves:
-    // capped per group, in number (the line cap bounds each one's size).
+    // capped in size, per group in number, and one per connection.
     if (args[1].size() > limits_.max_key_package) return reply(peer, "error the KeyPackage is too large");
     if (g.pending.size() >= limits_.max_pending_key_packages) return reply(peer, "error too many KeyPackages waiting in this group");
     for (const auto& [id, kp] : g.pending)
