@@ -64,8 +64,13 @@ struct limits {
 
 // relay_observer sees every group payload the server relays: the group's
 // name, the kind ("kp", "welcome", "commit", "msg") and the line's base64
-// blob(s) as sent. Called on a server thread, under the relay's lock: keep
-// it short and do not call back into the server.
+// blob(s) as sent. Called on a server thread (the sender's connection's),
+// after the relay's lock is released: it may call back into the server
+// (stats()), but it delays that connection while it runs. One connection's
+// payloads arrive in the order the relay took them; payloads of different
+// connections may arrive from several threads at once and in another order
+// than the relay's, and a subscriber may receive a line before the observer
+// sees it.
 using relay_observer = std::function<void(const std::string& group, const std::string& kind, const std::string& payload)>;
 
 struct server_options {

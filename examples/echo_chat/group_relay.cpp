@@ -55,8 +55,10 @@ void group_relay::reply(const std::shared_ptr<relay_peer>& peer, const std::stri
   peer->deliver(std::make_shared<const std::string>("G " + text + "\n"));
 }
 
-void group_relay::observe(const std::string& name, const char* kind, std::string_view payload) const {
-  if (observer_) observer_(name, kind, std::string(payload));
+// observe records an event for the observer; handle() calls the observer
+// once the lock is released.
+void group_relay::observe(const std::string& name, const char* kind, std::string_view payload) {
+  if (observer_) observed_.push_back(observed{name, kind, std::string(payload)});
 }
 
 void group_relay::broadcast(group& g, const std::string& text) {
@@ -67,10 +69,24 @@ void group_relay::broadcast(group& g, const std::string& text) {
 }
 
 void group_relay::handle(const std::shared_ptr<relay_peer>& peer, const std::string& nick, std::string_view line) {
+  std::vector<observed> events;
+  {
+    const std::lock_guard lock(mutex_);
+    observed_.clear();  // nothing left behind by a command that threw
+    handle_locked(peer, nick, line);
+    events.swap(observed_);
+  }
+  // After the lock: an observer may call back into the server (stats()).
+  // A connection's commands run one at a time (on its strand), so its
+  // events reach the observer in the order the relay took them.
+  for (const auto& e : events) observer_(e.group, e.kind, e.payload);
+}
+
+void group_relay::handle_locked(const std::shared_ptr<relay_peer>& peer, const std::string& nick,
+                                std::string_view line) {
   const auto args = split(line);
   if (args.empty()) return;
   const std::string_view cmd = args[0];
-  const std::lock_guard lock(mutex_);
   if (cmd == "/group") {
     if (args.size() != 2 || !valid_name(args[1])) return reply(peer, "error usage: /group NAME (1 to 32 letters, digits, '_', '-', '.')");
     return subscribe(peer, nick, args[1]);

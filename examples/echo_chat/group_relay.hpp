@@ -26,6 +26,14 @@
 //   G reject EPOCH                       to a Commit's sender: EPOCH was already committed
 //   G error TEXT                         a refused command
 // SEQ counts a group's relayed lines from 1: the total order.
+//
+// Threads: handle() and drop() run on the connections' threads; one mutex
+// orders the groups, and lines are delivered under it (that is the total
+// order). The observer (relay_observer in chat.hpp) is called after the
+// mutex is released, on the thread of the connection whose command relayed
+// the payload, in the order that connection's commands were taken; so it
+// may call back into the server (server::stats()), and a subscriber may
+// receive a line before the observer has seen its payload.
 #pragma once
 
 #include "chat.hpp"
@@ -36,6 +44,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace sealwire::chat {
 
@@ -82,11 +91,19 @@ class group_relay {
     std::string nick;
   };
 
+  // observed: an event for the observer, collected under the lock.
+  struct observed {
+    std::string group;
+    std::string kind;
+    std::string payload;
+  };
+
+  void handle_locked(const std::shared_ptr<relay_peer>& peer, const std::string& nick, std::string_view line);
   void subscribe(const std::shared_ptr<relay_peer>& peer, const std::string& nick, std::string_view name);
   void unsubscribe(const relay_peer* peer);
   void broadcast(group& g, const std::string& text);  // "G SEQ text\n" to every subscriber
   static void reply(const std::shared_ptr<relay_peer>& peer, const std::string& text);
-  void observe(const std::string& name, const char* kind, std::string_view payload) const;
+  void observe(const std::string& name, const char* kind, std::string_view payload);
 
   chat::limits limits_;
   relay_observer observer_;
@@ -95,6 +112,7 @@ class group_relay {
   std::map<const relay_peer*, subscription> members_;
   std::uint64_t pending_bytes_ = 0, pending_count_ = 0;
   std::uint64_t relayed_ = 0, accepted_ = 0, rejected_ = 0;
+  std::vector<observed> observed_;  // events of the command being handled; handle() takes them
 };
 
 }  // namespace sealwire::chat

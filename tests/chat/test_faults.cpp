@@ -15,6 +15,7 @@
 #include <sys/socket.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <map>
 #include <mutex>
@@ -659,6 +660,38 @@ TEST(GroupRelay, OnlyAdmittedSubscribersCommitAndKeyPackagesAreBounded) {
   bob.send("/gcommit 1 - QUJE\n");
   EXPECT_EQ(bob.next_line_starting("G "), "G 4 commit 1 bo QUJE");
   EXPECT_EQ(server.srv->stats().pending_key_packages, 0u);
+}
+
+// The observer runs after the relay's lock is released, so it may call
+// back into the server; one connection's payloads reach it in order.
+TEST(GroupRelay, TheObserverMayCallBackIntoTheServer) {
+  std::atomic<server*> srv{nullptr};
+  std::mutex seen_mutex;
+  std::vector<std::string> seen;  // "kind payload relayed-count"
+  running_server server(chat::limits{}, 2, [&](const std::string&, const std::string& kind, const std::string& p) {
+    const auto st = srv.load()->stats();  // took the relay's lock from inside the observer: a deadlock before
+    const std::lock_guard lock(seen_mutex);
+    seen.push_back(kind + " " + p + " " + std::to_string(st.group_relayed));
+  });
+  srv = server.srv.get();
+  asio::io_context io;
+  blocking_client c(io, server.endpoint);
+  c.handshake(server.public_key);
+  c.send("/nick obs\n/group watched\n");
+  EXPECT_EQ(c.next_line_starting("G "), "G joined watched creator obs");
+  c.send("/gkp QUJD\n/gcommit 0 1 QUJE QUJF\n/gmsg QUJH\n");
+  EXPECT_EQ(c.next_line_starting("G "), "G 1 kp 1 obs QUJD");
+  EXPECT_EQ(c.next_line_starting("G "), "G welcome QUJF");
+  EXPECT_EQ(c.next_line_starting("G "), "G 2 commit 0 obs QUJE");
+  EXPECT_EQ(c.next_line_starting("G "), "G 3 msg obs QUJH");
+  // The last call may still be running when its line arrives.
+  const auto observed = [&] {
+    const std::lock_guard lock(seen_mutex);
+    return seen;
+  };
+  EXPECT_TRUE(server.wait_for([&](const server_stats&) { return observed().size() == 4; }, 5s));
+  // Each call comes after its command's relaying (the count includes it).
+  EXPECT_EQ(observed(), (std::vector<std::string>{"kp QUJD 1", "welcome QUJF 2", "commit QUJE 2", "msg QUJH 3"}));
 }
 
 }  // namespace
