@@ -32,6 +32,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -169,6 +170,13 @@ void run_script(boost::asio::io_context& io, client_options options, script s,
 
 // run_interactive: stdin lines out, incoming lines to stdout, until /quit or EOF.
 int run_interactive(const client_options& options);
+
+// terminal_safe returns text as the terminal clients print it: what another
+// client sent cannot drive the terminal. Each C0 control but tab, DEL, each
+// C1 control (U+0080..U+009F, two bytes in UTF-8) and each byte that is not
+// part of well-formed UTF-8 (RFC 3629 section 4: overlong forms, surrogates,
+// stray continuation bytes such as a raw 0x9B CSI) becomes one '?'.
+[[nodiscard]] std::string terminal_safe(std::string_view text);
 
 // ---- group mode client (group_client.cpp; the MLS side is group_member.hpp) ----
 

@@ -193,6 +193,54 @@ void run_script(asio::io_context& io, client_options options, script s, std::fun
   asio::co_spawn(io, script_main(st, io), asio::detached);
 }
 
+std::string terminal_safe(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const auto b = static_cast<unsigned char>(text[i]);
+    if (b < 0x80) {
+      out.push_back((b < 0x20 && b != '\t') || b == 0x7f ? '?' : static_cast<char>(b));
+      ++i;
+      continue;
+    }
+    // A multi-byte sequence (RFC 3629 section 4): its length and the range
+    // of its second byte, which excludes overlong forms, surrogates and
+    // code points past U+10FFFF; further bytes are 0x80..0xBF.
+    std::size_t len = 0;
+    unsigned lo = 0x80, hi = 0xbf;
+    if (b >= 0xc2 && b <= 0xdf) {
+      len = 2;
+    } else if (b >= 0xe0 && b <= 0xef) {
+      len = 3;
+      if (b == 0xe0) lo = 0xa0;
+      if (b == 0xed) hi = 0x9f;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      len = 4;
+      if (b == 0xf0) lo = 0x90;
+      if (b == 0xf4) hi = 0x8f;
+    }
+    bool valid = len != 0 && i + len <= text.size();
+    for (std::size_t j = 1; valid && j < len; ++j) {
+      const auto c = static_cast<unsigned char>(text[i + j]);
+      valid = j == 1 ? c >= lo && c <= hi : c >= 0x80 && c <= 0xbf;
+    }
+    if (!valid) {
+      out.push_back('?');  // this byte only; the next one starts afresh
+      ++i;
+      continue;
+    }
+    const bool c1 = b == 0xc2 && static_cast<unsigned char>(text[i + 1]) < 0xa0;  // U+0080..U+009F
+    if (c1) {
+      out.push_back('?');
+    } else {
+      out.append(text.substr(i, len));
+    }
+    i += len;
+  }
+  return out;
+}
+
 int run_interactive(const client_options& options) {
   // Shared with the stdin thread, which may outlive this function (it can
   // sit in getline when the server ends the connection): posting to an
@@ -236,10 +284,8 @@ int run_interactive(const client_options& options) {
           asio::post(*io, [c] { c->send("/quit\n"); });
         }).detach();
         while (auto line = co_await c->read_line()) {
-          // Show control characters (the server refuses them) harmlessly.
-          for (char& ch : *line)
-            if (static_cast<unsigned char>(ch) < 0x20 && ch != '\t') ch = '?';
-          std::cout << *line << std::endl;
+          // Controls (the server refuses C0 ones, not C1 or bad UTF-8) shown harmlessly.
+          std::cout << terminal_safe(*line) << std::endl;
         }
         if (!c->error_.empty()) {
           std::cerr << "sealwire-chat-client: " << c->error_ << "\n";

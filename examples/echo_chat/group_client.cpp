@@ -224,15 +224,10 @@ int run_group_interactive(const client_options& options, const std::string& grou
   // Shared with the stdin thread, which may outlive this function (see run_interactive).
   auto io = std::make_shared<asio::io_context>();
   int status = 0;
-  const auto safe = [](std::string s) {
-    for (char& ch : s)
-      if (static_cast<unsigned char>(ch) < 0x20 && ch != '\t') ch = '?';
-    return s;
-  };
   group_events ev;
-  ev.message = [&](const std::string& who, const std::string& text) { std::cout << safe(who) << ": " << safe(text) << std::endl; };
-  ev.notice = [&](const std::string& text) { std::cout << "* " << safe(text) << std::endl; };
-  ev.server_notice = [&](const std::string& line) { std::cout << safe(line) << std::endl; };
+  ev.message = [&](const std::string& who, const std::string& text) { std::cout << terminal_safe(who) << ": " << terminal_safe(text) << std::endl; };
+  ev.notice = [&](const std::string& text) { std::cout << "* " << terminal_safe(text) << std::endl; };
+  ev.server_notice = [&](const std::string& line) { std::cout << terminal_safe(line) << std::endl; };
   auto chat = group_chat::start(*io, options, group, std::move(ev));
   auto keepalive = std::make_shared<asio::steady_timer>(*io);
   asio::co_spawn(

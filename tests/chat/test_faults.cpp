@@ -207,6 +207,28 @@ TEST_F(ChatFaults, NicknamesCannotBeTakenAndControlCharactersAreDropped) {
   EXPECT_EQ(c.next_line_starting("* bye"), "* bye");
 }
 
+// What the terminal clients print: no control reaches the terminal, C0, DEL,
+// C1 (as UTF-8 and raw) or hidden in malformed UTF-8; well-formed text,
+// tabs and every other code point pass unchanged.
+TEST(ChatTerminal, ControlCharactersNeverReachTheTerminal) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"plain text\tok", "plain text\tok"},
+      {"\x1b[2Jred alert", "?[2Jred alert"},
+      {std::string("a\0b\r\n", 5), "a?b??"},
+      {"del\x7f", "del?"},
+      {"\xc2\x9b" "31mred", "?31mred"},             // U+009B, CSI
+      {"\xc2\x80|\xc2\x85|\xc2\x9f", "?|?|?"},  // the ends of C1, and NEL
+      {"\x9b" "31m|\x85|\x80", "?31m|?|?"},        // raw C1 bytes: not UTF-8
+      {"\xc2\xa0|\xc3\xa9|\xe2\x82\xac|\xf0\x9f\x98\x80|\xf4\x8f\xbf\xbf",  // U+00A0, e-acute, euro, U+1F600, U+10FFFF
+       "\xc2\xa0|\xc3\xa9|\xe2\x82\xac|\xf0\x9f\x98\x80|\xf4\x8f\xbf\xbf"},
+      {"\xc1\x9b|\xe0\x82\x9b|\xf0\x80\x82\x9b", "??|???|????"},  // overlong U+009B
+      {"\xed\xa0\x80|\xf4\x90\x80\x80|\xf5\x80", "???|????|??"},  // surrogate, past U+10FFFF, F5
+      {"\xe2\x82|\xe2\x82", "??|??"},                               // truncated, also at the end
+      {"\xc3\xff\xfe", "???"},
+  };
+  for (const auto& [in, want] : cases) EXPECT_EQ(terminal_safe(in), want) << base64_encode(std::vector<std::uint8_t>(in.begin(), in.end()));
+}
+
 // The next two run on their own server: the background chat and its idle
 // timeout would interfere with their timing.
 
