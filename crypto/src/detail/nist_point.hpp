@@ -60,6 +60,17 @@ struct ec_point {
     return c;
   }
 
+  // temps holds the field temporaries of the point formulas below. During a
+  // scalar multiplication by a secret scalar they are secret, so mul_var
+  // and mul_base keep one in the state they wipe at their end: one wipe
+  // per scalar multiplication instead of one per formula call. Callers on
+  // public points pass a local one. `a` is the outer formula's, `b` the
+  // tail's (add_tail, add_jacobian_tail), so that they never overlap.
+  struct temps {
+    fe a[7];
+    fe b[8];
+  };
+
   static inline void cmov(fe& r, const fe& a, std::uint64_t mask) noexcept {
     for (std::size_t i = 0; i < F::limbs; ++i) r.v[i] ^= mask & (r.v[i] ^ a.v[i]);
   }
@@ -67,8 +78,8 @@ struct ec_point {
   // add: RCB 2016 algorithm 4 (complete, a = -3): any two points, including
   // equal ones, inverses and the identity. 12M + 2 multiplications by b.
   // out may alias either input.
-  static void add(point& out, const point& p, const point& q) noexcept {
-    fe t0, t1, t2, t3, t4, x3, y3;
+  static void add(point& out, const point& p, const point& q, temps& w) noexcept {
+    fe &t0 = w.a[0], &t1 = w.a[1], &t2 = w.a[2], &t3 = w.a[3], &t4 = w.a[4], &x3 = w.a[5], &y3 = w.a[6];
     F::mul(t0, p.x, q.x);
     F::mul(t1, p.y, q.y);
     F::mul(t2, p.z, q.z);
@@ -87,15 +98,17 @@ struct ec_point {
     F::mul(x3, x3, y3);
     F::add(y3, t0, t2);
     F::sub(y3, x3, y3);
-    add_tail(out, t0, t1, t2, t3, t4, y3);
+    add_tail(out, t0, t1, t2, t3, t4, y3, w);
   }
 
   // add_tail is what RCB 2016 algorithms 4 and 5 share after their first
   // products: t0 = X1 X2, t1 = Y1 Y2, t3, t4 and y3 as the algorithms have
   // them, and zz = Z1 Z2 (Z1 for the mixed addition, where Z2 = 1).
-  static void add_tail(point& out, fe& t0, fe& t1, const fe& zz, const fe& t3, const fe& t4, fe& y3) noexcept {
+  // Its own temporaries are w.b.
+  static void add_tail(point& out, fe& t0, fe& t1, const fe& zz, const fe& t3, const fe& t4, fe& y3,
+                       temps& w) noexcept {
     const fe& b = k().b;
-    fe t2, x3, z3;
+    fe &t2 = w.b[0], &x3 = w.b[1], &z3 = w.b[2];
     F::mul(z3, b, zz);
     F::sub(x3, y3, z3);
     F::add(z3, x3, x3);
@@ -128,8 +141,8 @@ struct ec_point {
 
   // add_affine: RCB 2016 algorithm 5 (mixed, a = -3): p any point, q affine
   // and not the identity. 11M + 2 multiplications by b.
-  static void add_affine(point& out, const point& p, const affine& q) noexcept {
-    fe t0, t1, t3, t4, y3;
+  static void add_affine(point& out, const point& p, const affine& q, temps& w) noexcept {
+    fe &t0 = w.a[0], &t1 = w.a[1], &t3 = w.a[2], &t4 = w.a[3], &y3 = w.a[4];
     F::mul(t0, p.x, q.x);
     F::mul(t1, p.y, q.y);
     F::add(t3, q.x, q.y);
@@ -141,14 +154,14 @@ struct ec_point {
     F::add(t4, t4, p.y);
     F::mul(y3, q.x, p.z);
     F::add(y3, y3, p.x);
-    add_tail(out, t0, t1, p.z, t3, t4, y3);
+    add_tail(out, t0, t1, p.z, t3, t4, y3, w);
   }
 
   // dbl: RCB 2016 algorithm 6 (doubling, a = -3), complete. 8M + 3S + 2
   // multiplications by b. out may alias p.
-  static void dbl(point& out, const point& p) noexcept {
+  static void dbl(point& out, const point& p, temps& w) noexcept {
     const fe& b = k().b;
-    fe t0, t1, t2, t3, x3, y3, z3;
+    fe &t0 = w.a[0], &t1 = w.a[1], &t2 = w.a[2], &t3 = w.a[3], &x3 = w.a[4], &y3 = w.a[5], &z3 = w.a[6];
     F::sqr(t0, p.x);
     F::sqr(t1, p.y);
     F::sqr(t2, p.z);
@@ -353,8 +366,8 @@ struct ec_point {
   // to_jacobian: a projective (X : Y : Z) is (X Z : Y Z^2 : Z). That maps
   // the identity (0 : Y : 0) to (0 : 0 : 0), which is no point, so a masked
   // move puts (1 : 1 : 0) in its place. out must not alias p.
-  static void to_jacobian(point& out, const point& p) noexcept {
-    fe zz;
+  static void to_jacobian(point& out, const point& p, temps& w) noexcept {
+    fe& zz = w.a[0];
     F::sqr(zz, p.z);
     F::mul(out.x, p.x, p.z);
     F::mul(out.y, p.y, zz);
@@ -366,8 +379,8 @@ struct ec_point {
 
   // from_jacobian: (X : Y : Z) is the projective (X Z : Y : Z^3); the
   // identity (1 : 1 : 0) becomes (0 : 1 : 0). out must not alias j.
-  static void from_jacobian(point& out, const point& j) noexcept {
-    fe zz;
+  static void from_jacobian(point& out, const point& j, temps& w) noexcept {
+    fe& zz = w.a[0];
     F::sqr(zz, j.z);
     F::mul(out.x, j.x, j.z);
     F::mul(out.z, zz, j.z);
@@ -382,8 +395,8 @@ struct ec_point {
   // which a curve of prime order n (cofactor 1) does not have. It takes the
   // identity (1 : 1 : 0) to itself (alpha = 3, beta = 1: X3 = 9 - 8,
   // Y3 = 3 (4 - 1) - 8, Z3 = 1 - 1 - 0). out may alias p.
-  static void dbl_jacobian(point& out, const point& p) noexcept {
-    fe delta, gamma, beta, alpha, t, u, z3;
+  static void dbl_jacobian(point& out, const point& p, temps& w) noexcept {
+    fe &delta = w.a[0], &gamma = w.a[1], &beta = w.a[2], &alpha = w.a[3], &t = w.a[4], &u = w.a[5], &z3 = w.a[6];
     F::sqr(delta, p.z);
     F::sqr(gamma, p.y);
     F::mul(beta, p.x, gamma);
@@ -417,16 +430,16 @@ struct ec_point {
   // nor -q unless j is the identity, which takes q by a masked move (the
   // formula's output is discarded then). mul_base shows why its sums never
   // meet those cases.
-  static void add_mixed_jacobian(point& j, const affine& q) noexcept {
+  static void add_mixed_jacobian(point& j, const affine& q, temps& w) noexcept {
     const std::uint64_t inf = F::zero_mask(j.z);
-    fe z1z1, u2, s2, h, r;
+    fe &z1z1 = w.a[0], &u2 = w.a[1], &s2 = w.a[2], &h = w.a[3], &r = w.a[4];
     F::sqr(z1z1, j.z);
     F::mul(u2, q.x, z1z1);
     F::mul(s2, q.y, j.z);
     F::mul(s2, s2, z1z1);
     F::sub(h, u2, j.x);
     F::sub(r, s2, j.y);
-    add_jacobian_tail(j, z1z1, h, r, j.x, j.y, nullptr);
+    add_jacobian_tail(j, z1z1, h, r, j.x, j.y, nullptr, w);
     cmov(j.x, q.x, inf);
     cmov(j.y, q.y, inf);
     cmov(j.z, k().one, inf);
@@ -442,7 +455,7 @@ struct ec_point {
   // come here.
 
   // add_mixed_jacobian_vartime: j += q for affine q (not the identity).
-  static void add_mixed_jacobian_vartime(point& j, const affine& q) noexcept {
+  static void add_mixed_jacobian_vartime(point& j, const affine& q, temps& w) noexcept {
     if (F::zero_mask(j.z) != 0) {
       j = point{q.x, q.y, k().one};
       return;
@@ -456,17 +469,17 @@ struct ec_point {
     F::sub(r, s2, j.y);
     if (F::zero_mask(h) != 0) {
       if (F::zero_mask(r) != 0) {
-        dbl_jacobian(j, j);
+        dbl_jacobian(j, j, w);
       } else {
         j = point{k().one, k().one, fe{}};
       }
       return;
     }
-    add_jacobian_tail(j, z1z1, h, r, j.x, j.y, nullptr);
+    add_jacobian_tail(j, z1z1, h, r, j.x, j.y, nullptr, w);
   }
 
   // add_jacobian_vartime: j += q for Jacobian q (not the identity).
-  static void add_jacobian_vartime(point& j, const point& q) noexcept {
+  static void add_jacobian_vartime(point& j, const point& q, temps& w) noexcept {
     if (F::zero_mask(j.z) != 0) {
       j = q;
       return;
@@ -484,24 +497,27 @@ struct ec_point {
     F::sub(r, s2, s1);
     if (F::zero_mask(h) != 0) {
       if (F::zero_mask(r) != 0) {
-        dbl_jacobian(j, j);
+        dbl_jacobian(j, j, w);
       } else {
         j = point{k().one, k().one, fe{}};
       }
       return;
     }
-    add_jacobian_tail(j, z1z1, h, r, u1, s1, &q);
+    add_jacobian_tail(j, z1z1, h, r, u1, s1, &q, w);
   }
 
   // add_jacobian_tail finishes both additions from H = U2 - U1 and
   // r = S2 - S1 (halved; doubled here): I = 4 H^2, J = H I, V = U1 I,
   // X3 = (2r)^2 - J - 2V, Y3 = 2r (V - X3) - 2 S1 J, and Z3 =
   // (Z1 + H)^2 - Z1Z1 - H^2 for the mixed case (q2 null) or
-  // ((Z1 + Z2)^2 - Z1Z1 - Z2Z2) H otherwise.
-  static void add_jacobian_tail(point& j, const fe& z1z1, const fe& h, fe r, const fe& u1, const fe& s1,
-                                const point* q2) noexcept {
+  // ((Z1 + Z2)^2 - Z1Z1 - Z2Z2) H otherwise. r is doubled in place; the
+  // temporaries are w.b (the callers' are w.a or their own).
+  static void add_jacobian_tail(point& j, const fe& z1z1, const fe& h, fe& r, const fe& u1, const fe& s1,
+                                const point* q2, temps& w) noexcept {
+    fe &hh = w.b[0], &i = w.b[1], &jj = w.b[2], &v = w.b[3], &t = w.b[4], &u1c = w.b[5], &s1c = w.b[6];
     // u1 and s1 may be j.x and j.y (the mixed case): copied before j changes.
-    fe hh, i, jj, v, t, u1c = u1, s1c = s1;
+    u1c = u1;
+    s1c = s1;
     F::add(r, r, r);
     F::sqr(hh, h);
     F::add(i, hh, hh);
@@ -514,7 +530,7 @@ struct ec_point {
       F::sub(t, t, z1z1);
       F::sub(j.z, t, hh);
     } else {
-      fe z2z2;
+      fe& z2z2 = w.b[7];
       F::sqr(z2z2, q2->z);
       F::add(t, j.z, q2->z);
       F::sqr(t, t);

@@ -32,6 +32,7 @@ struct ec : ec_point<Curve> {
   using typename base_t::fe;
   using typename base_t::point;
   using typename base_t::affine;
+  using typename base_t::temps;
   using base_t::L;
   using base_t::k;
   using base_t::cmov;
@@ -89,27 +90,28 @@ struct ec : ec_point<Curve> {
       point table[17];
       point r, t, j;
       fe ny;
+      temps w;  // the formulas' temporaries, wiped with the rest
       std::uint64_t neg, d;
     } s;
     s.table[0] = point{fe{}, k().one, fe{}};
     s.table[1] = point{p.x, p.y, k().one};
-    dbl(s.table[2], s.table[1]);
-    for (int j = 3; j < 17; ++j) add(s.table[j], s.table[j - 1], s.table[1]);
+    dbl(s.table[2], s.table[1], s.w);
+    for (int j = 3; j < 17; ++j) add(s.table[j], s.table[j - 1], s.table[1], s.w);
     s.d = signed_digit<5>(s.neg, k_be, SW - 1);  // the top digit is >= 0
     select(s.r, s.table, 17, s.d);
     for (std::size_t w = SW - 1; w-- > 0;) {
-      to_jacobian(s.j, s.r);
-      dbl_jacobian(s.j, s.j);
-      dbl_jacobian(s.j, s.j);
-      dbl_jacobian(s.j, s.j);
-      dbl_jacobian(s.j, s.j);
-      dbl_jacobian(s.j, s.j);
-      from_jacobian(s.r, s.j);
+      to_jacobian(s.j, s.r, s.w);
+      dbl_jacobian(s.j, s.j, s.w);
+      dbl_jacobian(s.j, s.j, s.w);
+      dbl_jacobian(s.j, s.j, s.w);
+      dbl_jacobian(s.j, s.j, s.w);
+      dbl_jacobian(s.j, s.j, s.w);
+      from_jacobian(s.r, s.j, s.w);
       s.d = signed_digit<5>(s.neg, k_be, w);
       select(s.t, s.table, 17, s.d);
       F::sub(s.ny, fe{}, s.t.y);
       cmov(s.t.y, s.ny, s.neg);
-      add(s.r, s.r, s.t);
+      add(s.r, s.r, s.t, s.w);
     }
     out = s.r;
     ct::wipe_object(s);
@@ -124,11 +126,12 @@ struct ec : ec_point<Curve> {
     base_table() noexcept {
       point base{k().g.x, k().g.y, k().one};
       point row[8];
+      temps tmp;  // public points
       for (std::size_t w = 0; w < BW; ++w) {
         row[0] = base;
-        dbl(row[1], base);
-        for (int j = 2; j < 8; ++j) add(row[j], row[j - 1], base);
-        dbl(base, row[7]);  // 16 * base
+        dbl(row[1], base, tmp);
+        for (int j = 2; j < 8; ++j) add(row[j], row[j - 1], base, tmp);
+        dbl(base, row[7], tmp);  // 16 * base
         base_t::template normalize<8>(e[w], row);
       }
     }
@@ -163,6 +166,7 @@ struct ec : ec_point<Curve> {
       point j, t;
       affine e;
       fe ny;
+      temps w;  // the formulas' temporaries, wiped with the rest
       std::uint64_t neg, d;
     } s;
     s.j = point{k().one, k().one, fe{}};  // the Jacobian identity
@@ -172,14 +176,14 @@ struct ec : ec_point<Curve> {
       F::sub(s.ny, fe{}, s.e.y);
       cmov(s.e.y, s.ny, s.neg);
       s.t = s.j;
-      base_t::add_mixed_jacobian(s.t, s.e);
+      base_t::add_mixed_jacobian(s.t, s.e, s.w);
       const std::uint64_t keep = ct::mask_if_zero(s.d);
       cmov(s.t.x, s.j.x, keep);
       cmov(s.t.y, s.j.y, keep);
       cmov(s.t.z, s.j.z, keep);
       s.j = s.t;
     }
-    from_jacobian(out, s.j);
+    from_jacobian(out, s.j, s.w);
     ct::wipe_object(s);
   }
 
@@ -256,9 +260,10 @@ struct ec : ec_point<Curve> {
     affine e[size];
     g_odd_table() noexcept {
       point pts[size], g2;
+      temps tmp;  // public points
       pts[0] = point{k().g.x, k().g.y, k().one};
-      dbl(g2, pts[0]);
-      for (std::size_t j = 1; j < size; ++j) add(pts[j], pts[j - 1], g2);
+      dbl(g2, pts[0], tmp);
+      for (std::size_t j = 1; j < size; ++j) add(pts[j], pts[j - 1], g2, tmp);
       base_t::template normalize<size>(e, pts);
     }
   };
@@ -280,29 +285,30 @@ struct ec : ec_point<Curve> {
     const std::size_t n2 = wnaf<q_window>(d2, u2);
     constexpr std::size_t qn = std::size_t{1} << (q_window - 2);
     point qp[qn], qj[qn], q2;
+    temps tmp;  // public points and scalars: not wiped
     qp[0] = point{q.x, q.y, k().one};
-    dbl(q2, qp[0]);
-    for (std::size_t j = 1; j < qn; ++j) add(qp[j], qp[j - 1], q2);
-    for (std::size_t j = 0; j < qn; ++j) to_jacobian(qj[j], qp[j]);
+    dbl(q2, qp[0], tmp);
+    for (std::size_t j = 1; j < qn; ++j) add(qp[j], qp[j - 1], q2, tmp);
+    for (std::size_t j = 0; j < qn; ++j) to_jacobian(qj[j], qp[j], tmp);
     const g_odd_table& gt = g_odd();
 
     point j{k().one, k().one, fe{}};
     for (std::size_t i = (n1 > n2 ? n1 : n2); i-- > 0;) {
-      if (F::zero_mask(j.z) == 0) dbl_jacobian(j, j);
+      if (F::zero_mask(j.z) == 0) dbl_jacobian(j, j, tmp);
       const int a = i < n1 ? d1[i] : 0;
       const int b = i < n2 ? d2[i] : 0;
       if (a != 0) {
         affine e = gt.e[(a < 0 ? -a : a) / 2];
         if (a < 0) F::sub(e.y, fe{}, e.y);
-        base_t::add_mixed_jacobian_vartime(j, e);
+        base_t::add_mixed_jacobian_vartime(j, e, tmp);
       }
       if (b != 0) {
         point t = qj[(b < 0 ? -b : b) / 2];
         if (b < 0) F::sub(t.y, fe{}, t.y);
-        base_t::add_jacobian_vartime(j, t);
+        base_t::add_jacobian_vartime(j, t, tmp);
       }
     }
-    from_jacobian(out, j);
+    from_jacobian(out, j, tmp);
   }
 
   // x_matches: X = x Z for the big-endian x, false when x is not below p
