@@ -46,6 +46,19 @@ endfunction()
 set(SEALWIRE_LIBRARY_FLAGS "" CACHE STRING "Extra compile options for the sealwire libraries' sources")
 separate_arguments(SEALWIRE_LIBRARY_FLAGS)
 
+# SEALWIRE_TESTED_ONLY leaves out of `all` the programs no test runs (the
+# chat demo, the interactive chat client, the long differential run): the
+# sanitizer presets build only what their tests execute. Those programs stay
+# targets, so `cmake --build ... --target sealwire-demo` still builds them.
+option(SEALWIRE_TESTED_ONLY "Leave programs no test runs out of the default build" OFF)
+
+# sealwire_untested(TARGET...) marks programs that no test runs.
+function(sealwire_untested)
+  if(SEALWIRE_TESTED_ONLY)
+    set_target_properties(${ARGN} PROPERTIES EXCLUDE_FROM_ALL TRUE)
+  endif()
+endfunction()
+
 # sealwire_add_component(NAME SOURCES ... [PUBLIC_DEPS ...] [PRIVATE_DEPS ...])
 # declares the library sealwire_NAME with alias sealwire::NAME, public headers
 # in NAME/include. Symbols are hidden unless marked SEALWIRE_API.

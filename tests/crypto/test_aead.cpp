@@ -9,6 +9,8 @@
 #include "formats.hpp"
 #include "vectors.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <sodium.h>
 
 using namespace sealwire;

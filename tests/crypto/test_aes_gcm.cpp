@@ -13,6 +13,8 @@
 #include "detail/gcm_kernels.hpp"
 #include "vectors.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <openssl/evp.h>
 
 #include <algorithm>

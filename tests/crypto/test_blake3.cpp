@@ -8,6 +8,8 @@
 #include "detail/blake3_core.hpp"
 #include "vectors.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cstdio>
 #include <string>

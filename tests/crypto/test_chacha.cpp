@@ -7,6 +7,8 @@
 #include "formats.hpp"
 #include "stream_helpers.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <sodium.h>
 
 using namespace sealwire;

@@ -10,6 +10,8 @@
 #include "oracles.hpp"
 #include "vectors.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <openssl/bn.h>
 #include <openssl/evp.h>
 

@@ -11,6 +11,8 @@
 #include "oracles.hpp"
 #include "vectors.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <openssl/evp.h>
 
 #include <algorithm>

@@ -9,6 +9,8 @@
 #include "ed25519_oracle.hpp"
 #include "vectors.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <openssl/bn.h>
 #include <sodium.h>
 

@@ -8,6 +8,8 @@
 
 #include "vectors.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <openssl/evp.h>
 
 #include <algorithm>

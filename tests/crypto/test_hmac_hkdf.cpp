@@ -7,6 +7,8 @@
 #include "oracles.hpp"
 #include "vectors.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 #include <sodium.h>

@@ -10,6 +10,8 @@
 #include "mlkem/encode.hpp"
 #include "vectors.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <map>
 #include <string>
 

@@ -8,6 +8,8 @@
 #include "formats.hpp"
 #include "stream_helpers.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
 #include <sodium.h>

@@ -2,6 +2,8 @@
 // The vector-file loader, and the failure when a file is absent.
 #include "vectors.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>

@@ -7,6 +7,8 @@
 
 #include "vectors.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <openssl/evp.h>
 #include <sodium.h>
 

@@ -10,6 +10,8 @@
 #include "formats.hpp"
 #include "vectors.hpp"
 
+#include <nlohmann/json.hpp>
+
 using namespace sealwire;
 using crypto::xwing;
 using test::bytes;

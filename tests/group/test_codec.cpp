@@ -8,6 +8,7 @@
 #include "vectors.hpp"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <functional>

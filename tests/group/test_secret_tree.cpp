@@ -11,6 +11,7 @@
 #include "vectors.hpp"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <set>
 #include <string>

@@ -15,6 +15,7 @@
 #include "vectors.hpp"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <string>
 

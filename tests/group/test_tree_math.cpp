@@ -7,6 +7,7 @@
 #include "vectors.hpp"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <optional>

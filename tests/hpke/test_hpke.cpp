@@ -8,6 +8,8 @@
 #include "detail/test_access.hpp"
 #include "vectors.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <cstdio>
 
 using namespace sealwire;

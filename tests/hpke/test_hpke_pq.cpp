@@ -14,6 +14,8 @@
 #include "formats.hpp"
 #include "vectors.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 #include <string_view>
 

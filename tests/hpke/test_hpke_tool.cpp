@@ -5,6 +5,8 @@
 #include "batch.hpp"
 #include "vectors.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <sstream>
 
 using sealwire::test::bytes;

@@ -2,6 +2,8 @@
 // Parsers for third-party test-vector formats.
 #include "formats.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <cctype>
 #include <sstream>
 #include <stdexcept>

@@ -2,6 +2,8 @@
 // Test support implementation.
 #include "vectors.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>

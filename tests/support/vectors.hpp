@@ -7,7 +7,7 @@
 #include <sealwire/crypto/random.hpp>
 
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include <cstdint>
 #include <filesystem>
