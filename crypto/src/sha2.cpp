@@ -36,6 +36,7 @@ void sha256_compress_shani(std::uint32_t h[8], const std::uint8_t* in, std::size
 void sha256_compress_bmi2(std::uint32_t h[8], const std::uint8_t* in, std::size_t n) noexcept;
 void sha512_compress_bmi2(std::uint64_t h[8], const std::uint8_t* in, std::size_t n) noexcept;
 void sha512_compress_avx2(std::uint64_t h[8], const std::uint8_t* in, std::size_t n) noexcept;
+void sha512_compress_avx512(std::uint64_t h[8], const std::uint8_t* in, std::size_t n) noexcept;
 #endif
 
 namespace {
@@ -62,6 +63,8 @@ compress_kernel<sha256_fn> sha256_kernel() noexcept {
 compress_kernel<sha512_fn> sha512_kernel() noexcept {
 #if SEALWIRE_X86_KERNELS
   const std::uint32_t f = cpu::enabled();
+  constexpr std::uint32_t avx512_needs = cpu::avx512f | cpu::avx512vl | cpu::avx2 | cpu::bmi2;
+  if ((f & avx512_needs) == avx512_needs) return {"avx512", &sha512_compress_avx512};
   if ((f & (cpu::avx2 | cpu::bmi2)) == (cpu::avx2 | cpu::bmi2)) return {"avx2", &sha512_compress_avx2};
   if ((f & cpu::bmi2) != 0) return {"bmi2", &sha512_compress_bmi2};
 #endif

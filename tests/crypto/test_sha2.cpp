@@ -154,8 +154,9 @@ TEST(Sha2Providers, NameTheKernel) {
   }
 }
 
-// The SHA-512 kernels schedule the next block while the current one runs
-// (the AVX2 one): multi-block inputs of 9 to 40 blocks, one byte either side
+// The SHA-512 vector kernels schedule blocks ahead of their rounds (the AVX2
+// one the next block, the AVX-512 one pairs of blocks, odd counts included):
+// multi-block inputs of 9 to 40 blocks, one byte either side
 // of each block boundary, for SHA-512, SHA-384 and HMAC-SHA-512 against
 // OpenSSL (lengths up to 1100 are covered above).
 TEST_P(Sha2, Sha512MultiBlockAgreesWithOpenSSL) {
@@ -182,6 +183,12 @@ TEST(Sha2Providers, Sha512UsesTheVectorScheduleWhereAvailable) {
     test::scoped_cpu_level force(level::avx2);
     EXPECT_EQ(crypto::sha512::provider(), "avx2");
     EXPECT_EQ(crypto::sha384::provider(), "avx2");
+  }
+  const std::uint32_t avx512_needs = avx512f | avx512vl | avx2 | bmi2;
+  if ((detected() & avx512_needs) == avx512_needs) {
+    test::scoped_cpu_level force(level::avx512);
+    EXPECT_EQ(crypto::sha512::provider(), "avx512");
+    EXPECT_EQ(crypto::sha384::provider(), "avx512");
   }
   test::scoped_cpu_level force(level::portable);
   EXPECT_EQ(crypto::sha512::provider(), "portable");
