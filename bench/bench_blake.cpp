@@ -68,16 +68,17 @@ void register_all() {
   // Multithreaded BLAKE3 (2 threads) against our single thread. The figures
   // are wall-clock time per hash: a bytes-per-second rate would be computed
   // from the main thread's CPU time, which misses the helper thread.
-  constexpr std::size_t big = 4 << 20;
-  for (unsigned threads : {2u, 1u}) {
-    add("blake3_parallel", big, threads == 1 ? "single_thread" : "sealwire", [threads](benchmark::State& st) {
-      const bytes in = pattern(big);
-      std::uint8_t out[32];
-      measure(st, 0, [&] {
-        crypto::blake3::hash_parallel(out, in, threads);
-        benchmark::DoNotOptimize(out);
-      });
-    }, std::string(crypto::blake3::provider()) + (threads == 1 ? ", 1 thread" : ", 2 threads"));
+  for (std::size_t big : {std::size_t{1} << 20, std::size_t{4} << 20, std::size_t{16} << 20}) {
+    for (unsigned threads : {2u, 1u}) {
+      add("blake3_parallel", big, threads == 1 ? "single_thread" : "sealwire", [big, threads](benchmark::State& st) {
+        const bytes in = pattern(big);
+        std::uint8_t out[32];
+        measure(st, 0, [&] {
+          crypto::blake3::hash_parallel(out, in, threads);
+          benchmark::DoNotOptimize(out);
+        });
+      }, std::string(crypto::blake3::provider()) + (threads == 1 ? ", 1 thread" : ", 2 threads"));
+    }
   }
 }
 

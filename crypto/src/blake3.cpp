@@ -421,70 +421,99 @@ void blake3::derive_key(std::span<std::uint8_t> out, std::string_view context,
 
 namespace {
 
-// The shared state of one hash_parallel call: threads take aligned subtrees
-// of `piece` chunks in turn from `next`.
+// One piece of a hash_parallel call: the aligned subtree of `chunks` chunks
+// (a power of two) starting at chunk `first`, a multiple of `chunks`.
+struct parallel_piece {
+  std::uint64_t first;
+  std::uint64_t chunks;
+};
+
+// The shared state of one hash_parallel call: threads take pieces in order
+// from `next` and write piece i's chaining value to cvs + 32 * i.
 struct parallel_job {
   const std::uint8_t* in;
-  std::uint64_t piece;
-  std::uint64_t pieces;
+  const parallel_piece* pieces;
+  std::uint64_t count;
   std::uint8_t* cvs;
   std::atomic<std::uint64_t> next{0};
 };
 
 void parallel_work(void* ctx) noexcept {
   auto& job = *static_cast<parallel_job*>(ctx);
-  for (std::uint64_t i = job.next.fetch_add(1, std::memory_order_relaxed); i < job.pieces;
+  for (std::uint64_t i = job.next.fetch_add(1, std::memory_order_relaxed); i < job.count;
        i = job.next.fetch_add(1, std::memory_order_relaxed)) {
-    hash_subtree(job.in + i * job.piece * blake3_chunk_len, job.piece, i * job.piece, blake3_iv, 0, 1,
+    const parallel_piece& piece = job.pieces[i];
+    hash_subtree(job.in + piece.first * blake3_chunk_len, piece.chunks, piece.first, blake3_iv, 0, 1,
                  job.cvs + i * blake3_cv_len);
   }
+}
+
+// plan_pieces cuts `chunks` whole chunks into pieces, largest first (guided
+// scheduling): each is the largest power of two no more than 1/divisor of
+// what remains, but at least min_chunks, and no more than what remains. The
+// sizes never grow, so every piece starts at a multiple of its size and is a
+// subtree of the message's tree (spec 2.5); the first is at most half the
+// input, so none is the root. Large pieces first keep the kernels on long
+// runs; the small ones at the end let the threads finish within a small
+// piece of each other. Writes up to `room` pieces and returns how many there
+// are (more than room means pieces was too small and nothing is complete).
+std::size_t plan_pieces(std::uint64_t chunks, std::uint64_t divisor, std::uint64_t min_chunks,
+                        parallel_piece* pieces, std::size_t room) noexcept {
+  std::size_t n = 0;
+  for (std::uint64_t first = 0; first < chunks; ++n) {
+    const std::uint64_t left = chunks - first;
+    const std::uint64_t size = std::min(std::bit_floor(left), std::max(min_chunks, std::bit_floor(left / divisor)));
+    if (n < room) pieces[n] = {first, size};
+    first += size;
+  }
+  return n;
 }
 
 }  // namespace
 
 void blake3::hash_parallel(std::span<std::uint8_t> out, std::span<const std::uint8_t> in, unsigned threads) {
-  // The pool's threads outlive the call, so a call costs their wake-up (tens
-  // of microseconds on a loaded VM), about what hashing 256 KiB takes with
-  // AVX-512; below that one thread wins.
+  // The pool's threads outlive the call, so a call costs at most their
+  // wake-up (tens of microseconds on a loaded VM), about what hashing
+  // 256 KiB takes with AVX-512; below that one thread wins.
   constexpr std::size_t min_parallel = 256 * 1024;
   constexpr std::uint64_t min_piece_chunks = 32;
-  constexpr std::uint64_t pieces_per_thread = 8;
+  constexpr std::uint64_t pieces_per_thread = 4;
   if (threads <= 1 || in.size() < min_parallel) {
     hash(out, in);
     return;
   }
-  // Pieces are aligned subtrees of `piece` chunks (a power of two, spec 2.5),
-  // taken in turn by whichever thread is free: big enough that each is a long
-  // run of the wide kernels, small enough that a thread which wakes late
-  // still gets its share and the threads finish close together. There are
-  // at least two, so none is the root; the bytes after the last whole piece
-  // go through update().
+  // Every whole chunk goes into a piece; a partial last chunk goes through
+  // update() afterwards.
   const std::uint64_t chunks = in.size() / chunk_size;
-  const std::uint64_t piece = std::max(min_piece_chunks, std::bit_floor(chunks / (pieces_per_thread * threads)));
-  const std::uint64_t pieces = chunks / piece;
-  const auto helpers = static_cast<unsigned>(std::min<std::uint64_t>(threads, pieces) - 1);
-
-  // One chaining value per piece; on the stack up to 256 pieces.
+  const std::uint64_t divisor = pieces_per_thread * threads;
   constexpr std::size_t stack_pieces = 256;
+  parallel_piece stack_plan[stack_pieces];
   alignas(32) std::uint8_t stack_cvs[stack_pieces * blake3_cv_len];
+  std::vector<parallel_piece> heap_plan;
   std::vector<std::uint8_t> heap_cvs;
+  parallel_piece* plan = stack_plan;
   std::uint8_t* cvs = stack_cvs;
-  if (pieces > stack_pieces) {
+  const std::size_t count = plan_pieces(chunks, divisor, min_piece_chunks, stack_plan, stack_pieces);
+  if (count > stack_pieces) {
     try {
-      heap_cvs.resize(static_cast<std::size_t>(pieces) * blake3_cv_len);
+      heap_plan.resize(count);
+      heap_cvs.resize(count * blake3_cv_len);
     } catch (...) {
       hash(out, in);
       return;
     }
+    plan = heap_plan.data();
     cvs = heap_cvs.data();
+    plan_pieces(chunks, divisor, min_piece_chunks, plan, count);
   }
-  parallel_job job{in.data(), piece, pieces, cvs};
+  const auto helpers = static_cast<unsigned>(std::min<std::uint64_t>(threads, count) - 1);
+  parallel_job job{in.data(), plan, count, cvs};
   pool_run(&parallel_work, &job, helpers);
 
   blake3 h;
-  for (std::uint64_t i = 0; i < pieces; ++i) h.push_cv(cvs + i * blake3_cv_len, i * piece);
-  h.chunk_counter_ = pieces * piece;
-  h.update(in.subspan(static_cast<std::size_t>(pieces * piece * chunk_size)));
+  for (std::size_t i = 0; i < count; ++i) h.push_cv(cvs + i * blake3_cv_len, plan[i].first);
+  h.chunk_counter_ = chunks;
+  h.update(in.subspan(static_cast<std::size_t>(chunks * chunk_size)));
   h.finalize(out);
 }
 

@@ -387,9 +387,11 @@ TEST_P(Blake3, LongOutputMatchesReaderAndSeeks) {
 TEST_P(Blake3, HashParallelEqualsHash) {
   test::seeded_random rng(13);
   const bytes in = rng.fill(4 * 1024 * 1024 + 4096);
-  // Under 256 KiB it runs on one thread; above, the pieces and the tail
-  // after them meet at many alignments: chunk boundaries, one byte over,
-  // odd lengths. The same pool serves every call.
+  // Under 256 KiB it runs on one thread; above, the whole chunks are cut
+  // into aligned pieces that shrink toward the end (down to one chunk), and
+  // a partial last chunk follows them: lengths on and one byte off chunk
+  // boundaries, an odd number of chunks (a one-chunk last piece), and
+  // counts just under and over the piece sizes. The same pool serves every call.
   const std::size_t sizes[] = {0,
                                1,
                                1024,
@@ -397,12 +399,17 @@ TEST_P(Blake3, HashParallelEqualsHash) {
                                (256 << 10) - 1,
                                256 << 10,
                                (256 << 10) + 1,
+                               (257 << 10),
+                               (257 << 10) + 1,
+                               (287 << 10) - 1,
                                300000,
+                               (511 << 10),
                                (1 << 20) - 1,
                                1 << 20,
                                (1 << 20) + 1,
                                (1 << 20) + 66567,
                                (2 << 20) + 3 * 1024,
+                               (2 << 20) + 31 * 1024,
                                3 * 1024 * 1024 + 12345,
                                4 << 20,
                                in.size()};

@@ -113,11 +113,14 @@ class SEALWIRE_API blake3 {
   // inputs (opt-in); the output is identical to hash(). The calling thread
   // counts as one and works too; the others are helpers from a process-wide
   // pool, started on first use (as many as a call asks for, at most 63) and
-  // kept, asleep between calls, until the process exits, so a call costs a
-  // wake-up rather than a thread start. The input is cut into aligned
-  // subtrees (a power of two chunks, at least 32 KiB, about eight per
-  // thread), which the threads take in turn; the caller sleeps until the
-  // last one is done. Inputs under 256 KiB, or threads <= 1, run on the
+  // kept until the process exits, so a call costs at most a wake-up rather
+  // than a thread start. Between calls a helper polls for up to 100 us, then
+  // sleeps; the caller, once its own share is done, polls for up to 200 us
+  // for the helpers, then sleeps. The input is cut into aligned subtrees (a
+  // power of two chunks) that shrink toward the end, from about a quarter
+  // of a thread's share down to 32 KiB and then to whatever is left, which
+  // the threads take in turn, so that they finish close together. Inputs
+  // under 256 KiB, or threads <= 1, run on the
   // calling thread alone. The pool runs one call at a time: a call made
   // while another thread's call is running, or when a thread cannot be
   // started, continues with fewer helpers (at worst the calling thread
