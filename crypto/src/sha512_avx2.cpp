@@ -50,10 +50,6 @@ template <int I>
   _mm_store_si128(reinterpret_cast<__m128i*>(wk + 2 * I), _mm_add_epi64(s.x[j], k));
 }
 
-// One round reading W[t] + K[t] from the precomputed array (sha2_round
-// takes K + W as one word).
-#define SEALWIRE_SHA512_ROUND(a, b, c, d, e, f, g, h, t) sha2_round<std::uint64_t>(a, b, c, d, e, f, g, h, cur[t])
-
 // Eight rounds starting at T = 8G. With Next, four schedule steps of the
 // next block (steps 4G..4G+3) run between them; with Own (the first block of
 // a call), for G < 8, also four steps of this block's own schedule (steps
@@ -62,36 +58,14 @@ template <int G, bool Own, bool Next>
 [[gnu::always_inline]] inline void eight_rounds(std::uint64_t v[8], std::uint64_t* cur, schedule& own,
                                                 const std::uint8_t* in, schedule& s, std::uint64_t* next,
                                                 const std::uint8_t* next_in) noexcept {
-  constexpr int t = 8 * G;
   constexpr bool own_steps = Own && G < 8;
-  std::uint64_t a = v[0], b = v[1], c = v[2], d = v[3], e = v[4], f = v[5], g = v[6], h = v[7];
-  const auto steps = [&]<int K>() {
-    if constexpr (own_steps) schedule_step<8 + 4 * G + K>(own, cur, in);
-    if constexpr (Next) schedule_step<4 * G + K>(s, next, next_in);
-  };
-  SEALWIRE_SHA512_ROUND(a, b, c, d, e, f, g, h, t + 0);
-  SEALWIRE_SHA512_ROUND(h, a, b, c, d, e, f, g, t + 1);
-  steps.template operator()<0>();
-  SEALWIRE_SHA512_ROUND(g, h, a, b, c, d, e, f, t + 2);
-  SEALWIRE_SHA512_ROUND(f, g, h, a, b, c, d, e, t + 3);
-  steps.template operator()<1>();
-  SEALWIRE_SHA512_ROUND(e, f, g, h, a, b, c, d, t + 4);
-  SEALWIRE_SHA512_ROUND(d, e, f, g, h, a, b, c, t + 5);
-  steps.template operator()<2>();
-  SEALWIRE_SHA512_ROUND(c, d, e, f, g, h, a, b, t + 6);
-  SEALWIRE_SHA512_ROUND(b, c, d, e, f, g, h, a, t + 7);
-  steps.template operator()<3>();
-  v[0] = a;
-  v[1] = b;
-  v[2] = c;
-  v[3] = d;
-  v[4] = e;
-  v[5] = f;
-  v[6] = g;
-  v[7] = h;
+  sha2_eight_rounds<std::uint64_t>(
+      v, 8 * G, [&](int t) __attribute__((always_inline)) { return cur[t]; },
+      [&](auto k) __attribute__((always_inline)) {
+        if constexpr (own_steps) schedule_step<8 + 4 * G + decltype(k)::value>(own, cur, in);
+        if constexpr (Next) schedule_step<4 * G + decltype(k)::value>(s, next, next_in);
+      });
 }
-
-#undef SEALWIRE_SHA512_ROUND
 
 template <bool Own, bool Next, int... G>
 [[gnu::always_inline]] inline void block_rounds(std::uint64_t v[8], std::uint64_t* cur, schedule& own,
@@ -104,13 +78,6 @@ template <int... I>
 [[gnu::always_inline]] inline void load_steps(schedule& s, std::uint64_t* wk, const std::uint8_t* in,
                                               std::integer_sequence<int, I...>) noexcept {
   (schedule_step<I>(s, wk, in), ...);
-}
-
-[[gnu::always_inline]] inline void add_state(std::uint64_t h[8], std::uint64_t v[8]) noexcept {
-  for (int j = 0; j < 8; ++j) {
-    v[j] += h[j];
-    h[j] = v[j];
-  }
 }
 
 // Calls of up to this many blocks take the self-scheduling path.
@@ -132,7 +99,7 @@ void sha512_compress_avx2(std::uint64_t h[8], const std::uint8_t* in, std::size_
     for (std::size_t i = 0; i < n; ++i, in += 128) {
       load_steps(own, wk[0], in, std::make_integer_sequence<int, 8>{});
       block_rounds<true, false>(v, wk[0], own, in, s, wk[1], in, groups);
-      add_state(h, v);
+      sha2_add_state(h, v);
     }
   } else {
     // Long inputs: while one block's rounds run, the next block's whole
@@ -143,7 +110,7 @@ void sha512_compress_avx2(std::uint64_t h[8], const std::uint8_t* in, std::size_
       // input (a public-length choice, no branch in the rounds).
       const std::uint8_t* next_in = (i + 1 < n) ? in + 128 : in;
       block_rounds<false, true>(v, wk[i & 1], own, in, s, wk[(i + 1) & 1], next_in, groups);
-      add_state(h, v);
+      sha2_add_state(h, v);
     }
   }
   // The schedule held message words (key material under HMAC): wipe it, as

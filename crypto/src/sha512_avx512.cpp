@@ -87,45 +87,20 @@ template <int I>
   return x;
 }
 
-// Round t of block A (B = 0) or block B (B = 2) from the pair layout.
-#define SEALWIRE_SHA512_ROUND(a, b, c, d, e, f, g, h, t) \
-  sha2_round<std::uint64_t>(a, b, c, d, e, f, g, h, load_wk(wk + 4 * ((t) / 2) + B + ((t) & 1)))
-
 // Eight rounds starting at T = 8G of block A (B = 0) or B (B = 2). Block A's
 // rounds of G < 8 run four schedule steps (8 + 4G..), which produce
 // W[16 + 8G..23 + 8G], fourteen rounds before their first use.
 template <int G, int B>
 [[gnu::always_inline]] inline void eight_rounds(std::uint64_t v[8], std::uint64_t* wk, schedule& s,
                                                 const std::uint8_t* in_a, const std::uint8_t* in_b) noexcept {
-  constexpr int t = 8 * G;
   constexpr bool steps_here = B == 0 && G < 8;
-  std::uint64_t a = v[0], b = v[1], c = v[2], d = v[3], e = v[4], f = v[5], g = v[6], h = v[7];
-  const auto steps = [&]<int K>() {
-    if constexpr (steps_here) schedule_step<8 + 4 * G + K>(s, wk, in_a, in_b);
-  };
-  SEALWIRE_SHA512_ROUND(a, b, c, d, e, f, g, h, t + 0);
-  SEALWIRE_SHA512_ROUND(h, a, b, c, d, e, f, g, t + 1);
-  steps.template operator()<0>();
-  SEALWIRE_SHA512_ROUND(g, h, a, b, c, d, e, f, t + 2);
-  SEALWIRE_SHA512_ROUND(f, g, h, a, b, c, d, e, t + 3);
-  steps.template operator()<1>();
-  SEALWIRE_SHA512_ROUND(e, f, g, h, a, b, c, d, t + 4);
-  SEALWIRE_SHA512_ROUND(d, e, f, g, h, a, b, c, t + 5);
-  steps.template operator()<2>();
-  SEALWIRE_SHA512_ROUND(c, d, e, f, g, h, a, b, t + 6);
-  SEALWIRE_SHA512_ROUND(b, c, d, e, f, g, h, a, t + 7);
-  steps.template operator()<3>();
-  v[0] = a;
-  v[1] = b;
-  v[2] = c;
-  v[3] = d;
-  v[4] = e;
-  v[5] = f;
-  v[6] = g;
-  v[7] = h;
+  // Round t's word of block A (B = 0) or block B (B = 2) in the pair layout.
+  sha2_eight_rounds<std::uint64_t>(
+      v, 8 * G, [&](int t) __attribute__((always_inline)) { return load_wk(wk + 4 * (t / 2) + B + (t & 1)); },
+      [&](auto k) __attribute__((always_inline)) {
+        if constexpr (steps_here) schedule_step<8 + 4 * G + decltype(k)::value>(s, wk, in_a, in_b);
+      });
 }
-
-#undef SEALWIRE_SHA512_ROUND
 
 template <int B, int... G>
 [[gnu::always_inline]] inline void block_rounds(std::uint64_t v[8], std::uint64_t* wk, schedule& s,
@@ -138,13 +113,6 @@ template <int... I>
 [[gnu::always_inline]] inline void load_steps(schedule& s, std::uint64_t* wk, const std::uint8_t* a,
                                               const std::uint8_t* b, std::integer_sequence<int, I...>) noexcept {
   (schedule_step<I>(s, wk, a, b), ...);
-}
-
-[[gnu::always_inline]] inline void add_state(std::uint64_t h[8], std::uint64_t v[8]) noexcept {
-  for (int j = 0; j < 8; ++j) {
-    v[j] += h[j];
-    h[j] = v[j];
-  }
 }
 
 }  // namespace
@@ -161,10 +129,10 @@ void sha512_compress_avx512(std::uint64_t h[8], const std::uint8_t* in, std::siz
     const std::uint8_t* in_b = n >= 2 ? in + 128 : in;
     load_steps(s, wk, in, in_b, std::make_integer_sequence<int, 8>{});
     block_rounds<0>(v, wk, s, in, in_b, groups);
-    add_state(h, v);
+    sha2_add_state(h, v);
     if (n < 2) break;
     block_rounds<2>(v, wk, s, in, in_b, groups);
-    add_state(h, v);
+    sha2_add_state(h, v);
     n -= 2;
     if (n == 0) break;
     in += 256;

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace sealwire::crypto::detail {
 
@@ -92,6 +93,44 @@ template <class W>
   const W t2 = big_sigma0(a) + (((a ^ b) & (b ^ c)) ^ b);
   d += t1;
   h = t1 + t2;
+}
+
+// sha2_eight_rounds runs rounds t..t+7 on the working variables v[0..7],
+// taking K[i] + W[i] from kw(i) and calling between(std::integral_constant<
+// int, K>) after rounds t+1, t+3, t+5 and t+7 (K = 0..3): the vector kernels
+// compute message-schedule words there while the scalar rounds run.
+template <class W, class KW, class Between>
+[[gnu::always_inline]] static inline void sha2_eight_rounds(W v[8], int t, KW kw, Between between) noexcept {
+  W a = v[0], b = v[1], c = v[2], d = v[3], e = v[4], f = v[5], g = v[6], h = v[7];
+  sha2_round(a, b, c, d, e, f, g, h, kw(t + 0));
+  sha2_round(h, a, b, c, d, e, f, g, kw(t + 1));
+  between(std::integral_constant<int, 0>{});
+  sha2_round(g, h, a, b, c, d, e, f, kw(t + 2));
+  sha2_round(f, g, h, a, b, c, d, e, kw(t + 3));
+  between(std::integral_constant<int, 1>{});
+  sha2_round(e, f, g, h, a, b, c, d, kw(t + 4));
+  sha2_round(d, e, f, g, h, a, b, c, kw(t + 5));
+  between(std::integral_constant<int, 2>{});
+  sha2_round(c, d, e, f, g, h, a, b, kw(t + 6));
+  sha2_round(b, c, d, e, f, g, h, a, kw(t + 7));
+  between(std::integral_constant<int, 3>{});
+  v[0] = a;
+  v[1] = b;
+  v[2] = c;
+  v[3] = d;
+  v[4] = e;
+  v[5] = f;
+  v[6] = g;
+  v[7] = h;
+}
+
+// sha2_add_state ends a block: h += v, and v starts the next block from h.
+template <class W>
+[[gnu::always_inline]] static inline void sha2_add_state(W h[8], W v[8]) noexcept {
+  for (int j = 0; j < 8; ++j) {
+    v[j] += h[j];
+    h[j] = v[j];
+  }
 }
 
 // sha2_compress runs `rounds` rounds over n blocks, with the message
