@@ -103,6 +103,9 @@ function(sealwire_isa_sources target level)
     set(flags -mavx2 -mbmi2 -madx)
   elseif(level STREQUAL "avx512")
     set(flags -mavx512f -mavx512vl -mavx512bw -mavx2)
+  elseif(level STREQUAL "avx512_bmi2")
+    # Scalar rounds with rorx beside AVX-512VL vectors (the dispatcher checks BMI2 too).
+    set(flags -mavx512f -mavx512vl -mavx512bw -mavx2 -mbmi2 -madx)
   elseif(level STREQUAL "ifma")
     set(flags -mavx512f -mavx512vl -mavx512bw -mavx512ifma -mavx2)
   elseif(level STREQUAL "aesni")
@@ -114,7 +117,7 @@ function(sealwire_isa_sources target level)
   else()
     message(FATAL_ERROR "unknown instruction-set level ${level}")
   endif()
-  if(level MATCHES "^(avx512|ifma|vaes)$")
+  if(level MATCHES "^(avx512|avx512_bmi2|ifma|vaes)$")
     # GCC 12's avx512fintrin.h trips -Wmaybe-uninitialized on its own
     # _mm512_undefined_* placeholders; the warning is about the header.
     list(APPEND flags $<$<CXX_COMPILER_ID:GNU>:-Wno-maybe-uninitialized> $<$<CXX_COMPILER_ID:GNU>:-Wno-uninitialized>)

@@ -63,7 +63,7 @@ compress_kernel<sha256_fn> sha256_kernel() noexcept {
 compress_kernel<sha512_fn> sha512_kernel() noexcept {
 #if SEALWIRE_X86_KERNELS
   const std::uint32_t f = cpu::enabled();
-  constexpr std::uint32_t avx512_needs = cpu::avx512f | cpu::avx512vl | cpu::avx2 | cpu::bmi2;
+  constexpr std::uint32_t avx512_needs = cpu::avx512f | cpu::avx512vl | cpu::avx512bw | cpu::avx2 | cpu::bmi2;
   if ((f & avx512_needs) == avx512_needs) return {"avx512", &sha512_compress_avx512};
   if ((f & (cpu::avx2 | cpu::bmi2)) == (cpu::avx2 | cpu::bmi2)) return {"avx2", &sha512_compress_avx2};
   if ((f & cpu::bmi2) != 0) return {"bmi2", &sha512_compress_bmi2};

@@ -10,9 +10,8 @@
 // long one. Over the AVX2 kernel (sha512_avx2.cpp), AVX-512VL brings native
 // 64-bit rotates and three-way XOR, which shorten the schedule's serial
 // chain, and 32 vector registers, so the schedule is never spilled.
-// The scalar rounds want rorx (no flags dependency), which the avx512 build
-// level does not enable by itself; the dispatcher requires BMI2 too.
-#pragma GCC target("bmi2")
+// The scalar rounds want rorx (no flags dependency): the file is built at
+// the avx512_bmi2 level, and the dispatcher requires BMI2 too.
 
 #include "detail/sha2_core.hpp"
 

@@ -184,7 +184,7 @@ TEST(Sha2Providers, Sha512UsesTheVectorScheduleWhereAvailable) {
     EXPECT_EQ(crypto::sha512::provider(), "avx2");
     EXPECT_EQ(crypto::sha384::provider(), "avx2");
   }
-  const std::uint32_t avx512_needs = avx512f | avx512vl | avx2 | bmi2;
+  const std::uint32_t avx512_needs = avx512f | avx512vl | avx512bw | avx2 | bmi2;
   if ((detected() & avx512_needs) == avx512_needs) {
     test::scoped_cpu_level force(level::avx512);
     EXPECT_EQ(crypto::sha512::provider(), "avx512");

@@ -36,15 +36,14 @@ cmake --install "$work/lib" >/dev/null
 # one job) in the background while the single-threaded checks below run; its
 # result is collected at the end.
 step "add_subdirectory consumer (started in the background)"
-(
-  cmake -S "$here/subdir" -B "$work/subdir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O0 -DNDEBUG" \
-    -DSEALWIRE_SOURCE_DIR="$src" \
-    -DSEALWIRE_CONSUMER_SOURCE="$here/consumer/hpke.cpp" &&
-  cmake --build "$work/subdir" -j1 --target consumer
-) >"$work/subdir.log" 2>&1 &
+# Its own session and process group (setsid, util-linux), so a failing check
+# stops the whole build, ninja's compilers included.
+setsid -w bash -c 'cmake -S "$1/subdir" -B "$2/subdir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+                  -DCMAKE_CXX_FLAGS_RELEASE="-O0 -DNDEBUG" -DSEALWIRE_SOURCE_DIR="$3" \
+                  -DSEALWIRE_CONSUMER_SOURCE="$1/consumer/hpke.cpp" &&
+                cmake --build "$2/subdir" -j1 --target consumer' _ "$here" "$work" "$src" >"$work/subdir.log" 2>&1 &
 subdir_pid=$!
-# A failing check stops the background build too.
-trap 'if [[ -n "${subdir_pid:-}" ]]; then pkill -P "$subdir_pid" 2>/dev/null; kill "$subdir_pid" 2>/dev/null; fi; true' EXIT
+trap '[[ -z "${subdir_pid:-}" ]] || kill -TERM -- "-$subdir_pid" 2>/dev/null || true' EXIT
 
 # The public headers of each component, relative to the include directory.
 headers_of() {
