@@ -24,11 +24,6 @@ namespace {
 class AeadKey : public test::cpu_level_test {};
 SEALWIRE_INSTANTIATE_CPU_LEVELS(AeadKey);
 
-constexpr aead_algorithm all_algorithms[] = {aead_algorithm::chacha20_poly1305, aead_algorithm::xchacha20_poly1305,
-                                             aead_algorithm::xsalsa20_poly1305,
-                                             aead_algorithm::chacha20_poly1305_original,
-                                             aead_algorithm::aes128_gcm, aead_algorithm::aes256_gcm};
-
 bytes nonce_for(aead_algorithm alg, std::uint64_t i) {
   bytes n(crypto::properties(alg).nonce_size, 0x5a);
   for (std::size_t b = 0; b < 8 && b < n.size(); ++b) n[n.size() - 1 - b] = static_cast<std::uint8_t>(i >> (8 * b));
@@ -41,7 +36,7 @@ bytes nonce_for(aead_algorithm alg, std::uint64_t i) {
 // one-shot function with the key as bytes, and opened back.
 TEST_P(AeadKey, ManyMessagesEqualOneShot) {
   test::seeded_random rng(11);
-  for (aead_algorithm alg : all_algorithms) {
+  for (aead_algorithm alg : test::all_aead_algorithms) {
     const auto& p = crypto::properties(alg);
     const bytes key = rng.fill(p.key_size);
     auto k = crypto::aead_key::make(alg, key);
@@ -109,7 +104,7 @@ TEST(AeadKeyLevels, KeyedAtOneLevelUsedAtAnother) {
 
 TEST_P(AeadKey, SealerStartedFromAKeyEqualsOneShot) {
   test::seeded_random rng(13);
-  for (aead_algorithm alg : all_algorithms) {
+  for (aead_algorithm alg : test::all_aead_algorithms) {
     const bytes key = rng.fill(crypto::properties(alg).key_size);
     const auto k = crypto::aead_key::make(alg, key).value();
     for (int i = 0; i < 10; ++i) {
@@ -135,7 +130,7 @@ TEST_P(AeadKey, SealerStartedFromAKeyEqualsOneShot) {
 // object at another offset.
 TEST_P(AeadKey, ObjectsWorkAtEveryAlignment) {
   test::seeded_random rng(17);
-  for (aead_algorithm alg : all_algorithms) {
+  for (aead_algorithm alg : test::all_aead_algorithms) {
     const bytes key = rng.fill(crypto::properties(alg).key_size);
     const bytes nonce = nonce_for(alg, 3), pt = rng.fill(4000), aad = rng.fill(20);
     const bool with_aad = crypto::properties(alg).supports_aad;

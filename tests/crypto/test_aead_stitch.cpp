@@ -26,7 +26,7 @@ using test::bytes;
 namespace {
 
 // Lengths on both sides of one, two and several 1024-byte steps.
-constexpr std::size_t lengths[] = {960, 1023, 1024, 1025, 2048, 2049, 3083, 5120};
+constexpr std::size_t stitch_lengths[] = {960, 1023, 1024, 1025, 2048, 2049, 3083, 5120};
 // Associated data that leaves the MAC on and off its 128-byte lane groups.
 constexpr std::size_t aad_lengths[] = {0, 13, 100, 128};
 
@@ -51,7 +51,7 @@ TEST(AeadStitch, OneShotMatchesLibsodiumInPlaceOrNotAndRejectsTampering) {
   test::at_every_level([&] {
     for (const auto alg : {aead_algorithm::chacha20_poly1305, aead_algorithm::xchacha20_poly1305}) {
       const auto& p = crypto::properties(alg);
-      for (const std::size_t len : lengths) {
+      for (const std::size_t len : stitch_lengths) {
         for (const std::size_t aad_len : aad_lengths) {
           SCOPED_TRACE(testing::Message() << p.name << " length " << len << " aad " << aad_len);
           const bytes key = rng.fill(32), nonce = rng.fill(p.nonce_size), aad = rng.fill(aad_len);
@@ -189,7 +189,7 @@ bool open_in_pieces(const bytes& key, const bytes& nonce, const bytes& aad, cons
 
 // The opener fed pieces that start anywhere in a keystream block and a MAC
 // block: every piece length from 1 to 200 (at the best level; a sample at
-// the others), lengths around a step and a TCP segment's 1448, and random
+// the others), stitch_lengths around a step and a TCP segment's 1448, and random
 // splits; associated data that leaves the MAC at or off a cipher block's
 // alignment (600 bytes). Each opening equals OpenSSL's plaintext, and a
 // flipped tag bit is refused.

@@ -3,6 +3,7 @@
 // in-place operation, bit flips, buffer errors, failure states and misuse.
 #include <sealwire/crypto/aead.hpp>
 
+#include "aead_helpers.hpp"
 #include "detail/aead_core.hpp"
 #include "vectors.hpp"
 
@@ -25,11 +26,6 @@ using crypto::tag_position;
 using test::bytes;
 
 namespace {
-
-constexpr aead_algorithm all_algorithms[] = {aead_algorithm::chacha20_poly1305, aead_algorithm::xchacha20_poly1305,
-                                             aead_algorithm::xsalsa20_poly1305,
-                                             aead_algorithm::chacha20_poly1305_original,
-                                             aead_algorithm::aes128_gcm, aead_algorithm::aes256_gcm};
 
 // Message lengths around the 16-byte MAC block, the 64-byte cipher block and
 // the 16-byte held-back tag.
@@ -138,7 +134,7 @@ SEALWIRE_INSTANTIATE_CPU_LEVELS(AeadStream);
 
 TEST_P(AeadStream, EverySplitBothPositions) {
   test::seeded_random rng(2024);
-  for (aead_algorithm alg : all_algorithms) {
+  for (aead_algorithm alg : test::all_aead_algorithms) {
     for (std::size_t len : lengths) {
       const setup s = make_setup(alg, rng);
       const bytes pt = rng.fill(len);
@@ -164,7 +160,7 @@ TEST_P(AeadStream, EverySplitBothPositions) {
 
 TEST_P(AeadStream, InPlaceEverywhere) {
   test::seeded_random rng(7);
-  for (aead_algorithm alg : all_algorithms) {
+  for (aead_algorithm alg : test::all_aead_algorithms) {
     for (std::size_t len : {0u, 5u, 64u, 100u, 1000u, 5000u}) {
       const setup s = make_setup(alg, rng);
       const bytes pt = rng.fill(len);
@@ -233,7 +229,7 @@ TEST_P(AeadStream, InPlaceEverywhere) {
 
 TEST_P(AeadStream, EveryBitFlipIsRejectedAndReleasesNothing) {
   test::seeded_random rng(31);
-  for (aead_algorithm alg : all_algorithms) {
+  for (aead_algorithm alg : test::all_aead_algorithms) {
     const setup s = make_setup(alg, rng);
     const bytes pt = rng.fill(70);
     const sealed want = reference(s, pt);
@@ -281,7 +277,7 @@ TEST_P(AeadStream, EveryBitFlipIsRejectedAndReleasesNothing) {
 
 TEST_P(AeadStream, ShortOutputBufferMidStreamThenContinue) {
   test::seeded_random rng(55);
-  for (aead_algorithm alg : all_algorithms) {
+  for (aead_algorithm alg : test::all_aead_algorithms) {
     const setup s = make_setup(alg, rng);
     const bytes pt = rng.fill(300);
     const sealed want = reference(s, pt);
@@ -468,7 +464,7 @@ TEST(AeadMove, MovedSealerContinuesAndSourceIsWiped) {
 // refusal is about the length).
 TEST_P(AeadStream, OpenerFinishRefusesTagsOfTheWrongLength) {
   test::seeded_random rng(68);
-  for (aead_algorithm alg : all_algorithms) {
+  for (aead_algorithm alg : test::all_aead_algorithms) {
     const setup s = make_setup(alg, rng);
     const bytes pt = rng.fill(45);
     const sealed want = reference(s, pt);
@@ -511,7 +507,7 @@ TEST_P(AeadStream, OpenerFinishRefusesTagsOfTheWrongLength) {
 // is wiped.
 TEST_P(AeadStream, EveryFlippedNonceOrKeyBitFailsToOpen) {
   test::seeded_random rng(69);
-  for (aead_algorithm alg : all_algorithms) {
+  for (aead_algorithm alg : test::all_aead_algorithms) {
     const setup s = make_setup(alg, rng);
     const bytes pt = rng.fill(33);
     const sealed want = reference(s, pt);
@@ -583,7 +579,7 @@ TEST(AeadContracts, OpenerAadAfterUpdateAborts) {
 // every offset; sealing and both openers must equal one-shot at every level.
 TEST_P(AeadStream, LongMessagesInSocketSizedPiecesEqualOneShot) {
   test::seeded_random rng(1448);
-  for (aead_algorithm alg : all_algorithms) {
+  for (aead_algorithm alg : test::all_aead_algorithms) {
     for (std::size_t len : {std::size_t{5000}, std::size_t{16384 + 37}}) {
       const setup s = make_setup(alg, rng);
       const bytes pt = rng.fill(len);
@@ -642,7 +638,7 @@ bool holds_keystream(const unsigned char* p, std::size_t n, const bytes& keystre
 // keystream while the opener holds it.
 TEST_P(AeadStream, KeystreamGeneratedAheadIsWiped) {
   test::seeded_random rng(77);
-  for (aead_algorithm alg : all_algorithms) {
+  for (aead_algorithm alg : test::all_aead_algorithms) {
     const setup s = make_setup(alg, rng);
     constexpr std::size_t len = 1400;
     const bytes zeros(len + 2048, 0);
@@ -680,7 +676,7 @@ TEST_P(AeadStream, KeystreamGeneratedAheadIsWiped) {
 TEST_P(AeadStream, LargePieces) {
   test::seeded_random rng(1448);
   constexpr std::size_t piece_sizes[] = {255, 256, 257, 300, 511, 777, 1000, 1448};
-  for (aead_algorithm alg : all_algorithms) {
+  for (aead_algorithm alg : test::all_aead_algorithms) {
     const std::size_t len = 4096 + 7;
     const setup s = make_setup(alg, rng);
     const bytes pt = rng.fill(len);

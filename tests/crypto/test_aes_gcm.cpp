@@ -69,12 +69,6 @@ void check_any_iv(const bytes& key, const bytes& iv, const bytes& aad, const byt
   if (iv.size() == 12) test::check_aead_case(by_key(key), key, iv, aad, pt, ct, tag, where);
 }
 
-bytes concat(const bytes& a, const bytes& b) {
-  bytes v = a;
-  v.insert(v.end(), b.begin(), b.end());
-  return v;
-}
-
 // ---- white-box: one AES block and the kernels side by side ----
 
 // aes_block computes E(K, x) with a CTR kernel: J0's prefix is x[0..12) and
@@ -230,7 +224,7 @@ TEST(AesGcmKernels, MatchPortable) {
 
 TEST_P(AesGcm, SpecificationTestCases) {
   const bytes k3 = hex("feffe9928665731c6d6a8f9467308308");
-  const bytes k15 = concat(k3, k3);
+  const bytes k15 = test::concat({k3, k3});
   const bytes p = hex(
       "d9313225f88406e5a55909c5aff5269a86a7a9531534f7da2e4c303d8a318a721c3c0c95956809532fcf0e2449a6b525b16aedf5aa0de657ba"
       "637b391aafd255");
@@ -368,7 +362,7 @@ TEST_P(AesGcm, Wycheproof) {
         const aead_algorithm alg = by_key(key);
         EXPECT_EQ(static_cast<bool>(test::open_detached(alg, key, iv, aad, ct, tag)), result == "valid") << where;
         bytes pt;
-        EXPECT_EQ(test::open_trailing_in_pieces(alg, key, iv, aad, concat(ct, tag), pt, rng), result == "valid")
+        EXPECT_EQ(test::open_trailing_in_pieces(alg, key, iv, aad, test::concat({ct, tag}), pt, rng), result == "valid")
             << where;
         if (result == "valid") {
           EXPECT_EQ(pt, msg) << where;
@@ -397,7 +391,7 @@ TEST_P(AesGcm, EverySplitPointBothPositions) {
       const bytes aad = rng.fill(rng.uniform(40)), pt = rng.fill(len);
       const auto want = test::seal_detached(alg, key, nonce, aad, pt);
       ASSERT_TRUE(want);
-      const bytes stream = concat(want->ct, want->tag);
+      const bytes stream = test::concat({want->ct, want->tag});
       // Two pieces, split at every point, both positions and the sealer.
       for (std::size_t cut = 0; cut <= stream.size(); ++cut) {
         crypto::aead_opener o;
@@ -502,7 +496,7 @@ TEST_P(AesGcm, AgainstOpenSSL) {
     const bytes back = test::evp_aead(evp_gcm(key), false, key, nonce, aad, ours, our_tag, rng, &ok);
     ASSERT_TRUE(ok);
     ASSERT_EQ(back, pt);
-    bytes stream = concat(ours, our_tag);
+    bytes stream = test::concat({ours, our_tag});
     const bool tamper = rng.uniform(4) == 0;
     if (tamper) stream[rng.uniform(stream.size())] ^= static_cast<std::uint8_t>(1u << rng.uniform(8));
     bytes opened;

@@ -131,9 +131,9 @@ struct curve_info<p521> {
                        wycheproof_der_acceptable = 228;
 };
 
-// for_each_curve runs f.template operator()<E>() for the three curves.
+// for_each_ecdh_curve runs f.template operator()<E>() for the three curves.
 template <class F>
-void for_each_curve(F&& f) {
+void for_each_ecdh_curve(F&& f) {
   f.template operator()<p256>();
   f.template operator()<p384>();
   f.template operator()<p521>();
@@ -160,12 +160,6 @@ result<void> shared(bytes& out, const bytes& k, const bytes& peer) {
                           std::span<const std::uint8_t>(peer));
 }
 
-bytes concat(std::initializer_list<bytes> parts) {
-  bytes out;
-  for (const bytes& p : parts) out.insert(out.end(), p.begin(), p.end());
-  return out;
-}
-
 // fixed_base_boundary returns d 2^(e + 1) mod n as l big-endian bytes,
 // where 2^e = 16^(BW - 1) is the weight of the top Booth window of the
 // fixed-base multiplication (BW = ceil((bits(n) + 1) / 4) windows of 4 bits;
@@ -186,16 +180,6 @@ bytes fixed_base_boundary(const bytes& n, unsigned d, std::size_t l) {
   return out;
 }
 
-// add_small returns the big-endian x + v (no overflow out of the width).
-bytes add_small(bytes x, unsigned v) {
-  for (std::size_t i = x.size(); i-- > 0 && v != 0;) {
-    v += x[i];
-    x[i] = static_cast<std::uint8_t>(v);
-    v >>= 8;
-  }
-  return x;
-}
-
 // scalar_from_integer left-pads or strips a big-endian integer (Wycheproof
 // writes a sign byte or drops leading zeros) to the fixed width, or nullopt
 // when it does not fit.
@@ -208,10 +192,6 @@ std::optional<bytes> scalar_from_integer(bytes v, std::size_t width) {
   return out;
 }
 
-bool has_flag(const nlohmann::json& c, std::string_view flag) {
-  const auto& flags = c["flags"];
-  return std::any_of(flags.begin(), flags.end(), [&](const auto& f) { return f.template get<std::string>() == flag; });
-}
 
 // ---- OpenSSL as the oracle ----
 
@@ -278,8 +258,8 @@ void rfc5903_section8() {
   using c = curve_info<E>;
   SCOPED_TRACE(c::name);
   const bytes i = hex(c::i), r = hex(c::r);
-  const bytes gi = concat({{0x04}, hex(c::gix), hex(c::giy)});
-  const bytes gr = concat({{0x04}, hex(c::grx), hex(c::gry)});
+  const bytes gi = test::concat({{0x04}, hex(c::gix), hex(c::giy)});
+  const bytes gr = test::concat({{0x04}, hex(c::grx), hex(c::gry)});
   EXPECT_EQ(test::to_hex(public_of<E>(i)), test::to_hex(gi));
   EXPECT_EQ(test::to_hex(public_of<E>(r)), test::to_hex(gr));
   bytes out;
@@ -292,7 +272,7 @@ void rfc5903_section8() {
 }  // namespace
 
 TEST_F(EcdhNist, Rfc5903Section8) {
-  for_each_curve([]<class E>() { rfc5903_section8<E>(); });
+  for_each_ecdh_curve([]<class E>() { rfc5903_section8<E>(); });
 }
 
 namespace {
@@ -302,8 +282,8 @@ void small_and_edge_scalars() {
   using c = curve_info<E>;
   SCOPED_TRACE(c::name);
   const std::size_t l = E::scalar_size;
-  const bytes g = concat({{0x04}, hex(c::gx), hex(c::gy)});
-  const bytes one = add_small(bytes(l, 0), 1);
+  const bytes g = test::concat({{0x04}, hex(c::gx), hex(c::gy)});
+  const bytes one = test::add_small(bytes(l, 0), 1);
   EXPECT_EQ(test::to_hex(public_of<E>(one)), test::to_hex(g)) << "1 G";
   // (n - 1) G = -G = (Gx, p - Gy).
   const bytes n = hex(c::n), p = hex(c::p), gy = hex(c::gy);
@@ -316,15 +296,15 @@ void small_and_edge_scalars() {
     neg_gy[k] = static_cast<std::uint8_t>(d);
     borrow = d < 0 ? 1 : 0;
   }
-  EXPECT_EQ(test::to_hex(public_of<E>(n_minus_1)), test::to_hex(concat({{0x04}, hex(c::gx), neg_gy}))) << "(n-1) G";
+  EXPECT_EQ(test::to_hex(public_of<E>(n_minus_1)), test::to_hex(test::concat({{0x04}, hex(c::gx), neg_gy}))) << "(n-1) G";
   // k G through the variable-base path equals the fixed-base table's.
   bytes out;
   // Scalars near n as well: the last windows add to an accumulator near -G.
   bytes n_minus_2 = n_minus_1, n_minus_3 = n_minus_1;
   n_minus_2.back() = static_cast<std::uint8_t>(n_minus_2.back() - 1);
   n_minus_3.back() = static_cast<std::uint8_t>(n_minus_3.back() - 2);
-  for (const bytes& k : {one, add_small(bytes(l, 0), 2), add_small(bytes(l, 0), 15), add_small(bytes(l, 0), 16),
-                         add_small(bytes(l, 0), 17), n_minus_1, n_minus_2, n_minus_3}) {
+  for (const bytes& k : {one, test::add_small(bytes(l, 0), 2), test::add_small(bytes(l, 0), 15), test::add_small(bytes(l, 0), 16),
+                         test::add_small(bytes(l, 0), 17), n_minus_1, n_minus_2, n_minus_3}) {
     const bytes pub = public_of<E>(k);
     ASSERT_EQ(pub.size(), E::point_size);
     ASSERT_TRUE(shared<E>(out, k, g));
@@ -336,17 +316,17 @@ void small_and_edge_scalars() {
 }  // namespace
 
 TEST_F(EcdhNist, SmallAndEdgeScalars) {
-  for_each_curve([]<class E>() { small_and_edge_scalars<E>(); });
+  for_each_ecdh_curve([]<class E>() { small_and_edge_scalars<E>(); });
 }
 
 TEST_F(EcdhNist, ScalarsOutsideTheGroupOrderAreRefused) {
-  for_each_curve([]<class E>() {
+  for_each_ecdh_curve([]<class E>() {
     using c = curve_info<E>;
     SCOPED_TRACE(c::name);
     const std::size_t l = E::scalar_size;
     const bytes n = hex(c::n);
-    const bytes g = concat({{0x04}, hex(c::gx), hex(c::gy)});
-    for (const bytes& k : {bytes(l, 0), n, add_small(n, 1), bytes(l, 0xff), hex(c::p)}) {
+    const bytes g = test::concat({{0x04}, hex(c::gx), hex(c::gy)});
+    for (const bytes& k : {bytes(l, 0), n, test::add_small(n, 1), bytes(l, 0xff), hex(c::p)}) {
       bytes pub(E::point_size, 0xa5);
       const auto r = E::public_key(std::span<std::uint8_t, E::point_size>(pub.data(), E::point_size), scalar_of<E>(k));
       EXPECT_EQ(r.error(), crypto_errc::invalid_key) << test::to_hex(k);
@@ -356,7 +336,7 @@ TEST_F(EcdhNist, ScalarsOutsideTheGroupOrderAreRefused) {
       EXPECT_TRUE(crypto::ct::is_zero(out));
       EXPECT_EQ(E::check_private_key(scalar_of<E>(k)).error(), crypto_errc::invalid_key);
     }
-    EXPECT_TRUE(E::check_private_key(scalar_of<E>(add_small(bytes(l, 0), 1))));
+    EXPECT_TRUE(E::check_private_key(scalar_of<E>(test::add_small(bytes(l, 0), 1))));
     bytes n_minus_1 = n;
     n_minus_1.back() = static_cast<std::uint8_t>(n_minus_1.back() - 1);
     EXPECT_TRUE(E::check_private_key(scalar_of<E>(n_minus_1)));
@@ -364,38 +344,38 @@ TEST_F(EcdhNist, ScalarsOutsideTheGroupOrderAreRefused) {
 }
 
 TEST_F(EcdhNist, InvalidPublicKeysAreRefused) {
-  for_each_curve([]<class E>() {
+  for_each_ecdh_curve([]<class E>() {
     using c = curve_info<E>;
     SCOPED_TRACE(c::name);
     const std::size_t l = E::scalar_size;
     const bytes k = hex(c::i);
     const bytes x = hex(c::grx), y = hex(c::gry), p = hex(c::p);
-    const bytes good = concat({{0x04}, x, y});
+    const bytes good = test::concat({{0x04}, x, y});
     bytes out;
     ASSERT_TRUE(shared<E>(out, k, good));
     ASSERT_TRUE(E::check_public_key(good));
 
     bytes off_curve = good;
     off_curve.back() ^= 1;
-    bytes x_is_p = concat({{0x04}, p, y});
-    bytes y_is_p = concat({{0x04}, x, p});
+    bytes x_is_p = test::concat({{0x04}, p, y});
+    bytes y_is_p = test::concat({{0x04}, x, p});
     // y + p still fits the width for P-521 (p < 2^521, 66 bytes): the same
     // residue, non-canonically encoded, must be refused.
     std::vector<std::pair<std::string, bytes>> bad = {
         {"off the curve", off_curve},
         {"x = p", x_is_p},
         {"y = p", y_is_p},
-        {"all ones", concat({{0x04}, bytes(2 * l, 0xff)})},
-        {"(0, 0)", concat({{0x04}, bytes(2 * l, 0)})},
+        {"all ones", test::concat({{0x04}, bytes(2 * l, 0xff)})},
+        {"(0, 0)", test::concat({{0x04}, bytes(2 * l, 0)})},
         {"infinity (0x00)", bytes{0x00}},
         {"empty", bytes{}},
-        {"prefix 0x00", concat({{0x00}, x, y})},
-        {"prefix 0x02", concat({{0x02}, x, y})},
-        {"prefix 0x06 (hybrid)", concat({{0x06}, x, y})},
-        {"compressed", concat({{static_cast<std::uint8_t>(0x02 | (y.back() & 1))}, x})},
-        {"no prefix", concat({x, y})},
+        {"prefix 0x00", test::concat({{0x00}, x, y})},
+        {"prefix 0x02", test::concat({{0x02}, x, y})},
+        {"prefix 0x06 (hybrid)", test::concat({{0x06}, x, y})},
+        {"compressed", test::concat({{static_cast<std::uint8_t>(0x02 | (y.back() & 1))}, x})},
+        {"no prefix", test::concat({x, y})},
         {"one byte short", bytes(good.begin(), good.end() - 1)},
-        {"one byte long", concat({good, {0x00}})},
+        {"one byte long", test::concat({good, {0x00}})},
     };
     if (std::is_same_v<E, p521>) {
       bytes y_plus_p(l);
@@ -406,7 +386,7 @@ TEST_F(EcdhNist, InvalidPublicKeysAreRefused) {
         carry >>= 8;
       }
       ASSERT_EQ(carry, 0u);
-      bad.push_back({"y + p", concat({{0x04}, x, y_plus_p})});
+      bad.push_back({"y + p", test::concat({{0x04}, x, y_plus_p})});
     }
     for (const auto& [what, peer] : bad) {
       EXPECT_EQ(shared<E>(out, k, peer).error(), crypto_errc::invalid_public_key) << what;
@@ -426,7 +406,7 @@ struct peer_bytes {
   bool point = true;
 };
 
-struct wycheproof_counts {
+struct ecdh_counts {
   int valid = 0, acceptable = 0;
   int invalid_point = 0;     // invalid, given to the library as a SEC 1 point, rejected there
   int invalid_encoding = 0;  // invalid, given to the library as the raw DER, rejected there
@@ -438,9 +418,9 @@ struct wycheproof_counts {
 // library's: a case counts as rejected only when shared_secret (and
 // check_public_key) refused it, with its output zeroed.
 template <class E, class PeerOf>
-wycheproof_counts run_wycheproof(const std::filesystem::path& path, PeerOf peer_of) {
+ecdh_counts run_wycheproof(const std::filesystem::path& path, PeerOf peer_of) {
   const auto j = test::load_json(path);
-  wycheproof_counts n;
+  ecdh_counts n;
   int total = 0;
   for (const auto& g : j["testGroups"]) {
     for (const auto& c : g["tests"]) {
@@ -470,7 +450,7 @@ wycheproof_counts run_wycheproof(const std::filesystem::path& path, PeerOf peer_
         // encodings and explicit (unnamed) curve parameters, which are not
         // the one SubjectPublicKeyInfo form reduced to a point.
         EXPECT_EQ(verdict, "acceptable") << id;
-        EXPECT_TRUE(has_flag(c, "CompressedPublic") || has_flag(c, "InvalidAsn") || has_flag(c, "UnnamedCurve")) << id;
+        EXPECT_TRUE(test::has_flag(c, "CompressedPublic") || test::has_flag(c, "InvalidAsn") || test::has_flag(c, "UnnamedCurve")) << id;
         EXPECT_EQ(r.error(), crypto_errc::invalid_public_key) << id;
         EXPECT_TRUE(crypto::ct::is_zero(out)) << id;
         if (!r) ++n.acceptable;
@@ -505,7 +485,7 @@ void wycheproof_ecpoint_file() {
 }  // namespace
 
 TEST_F(EcdhNist, WycheproofEcpointFiles) {
-  for_each_curve([]<class E>() { wycheproof_ecpoint_file<E>(); });
+  for_each_ecdh_curve([]<class E>() { wycheproof_ecpoint_file<E>(); });
 }
 
 // The same with the DER (SubjectPublicKeyInfo) files, ecdh_secp256r1_test.json, ...
@@ -520,7 +500,7 @@ TEST_F(EcdhNist, WycheproofEcpointFiles) {
 // library as the raw DER bytes and must be rejected there. Both kinds of
 // rejection are counted and pinned, per curve.
 TEST_F(EcdhNist, WycheproofDerFiles) {
-  for_each_curve([]<class E>() {
+  for_each_ecdh_curve([]<class E>() {
     using c = curve_info<E>;
     SCOPED_TRACE(c::name);
     const std::string file = std::string("wycheproof/testvectors_v1/") + c::wycheproof + "_test.json";
@@ -585,14 +565,14 @@ void differential_against_openssl() {
 }  // namespace
 
 TEST_F(EcdhNist, DifferentialAgainstOpenSsl) {
-  for_each_curve([]<class E>() { differential_against_openssl<E>(); });
+  for_each_ecdh_curve([]<class E>() { differential_against_openssl<E>(); });
 }
 
 // The peer keys of the differential tests replay from the seed: the same
 // seed gives the same scalar and point, and the scalars are in [1, n-1]
 // (P-521's draws masked to the order's 521 bits).
 TEST_F(EcdhNist, OpenSslPeerKeysReplayFromTheSeed) {
-  for_each_curve([]<class E>() {
+  for_each_ecdh_curve([]<class E>() {
     using c = curve_info<E>;
     SCOPED_TRACE(c::name);
     test::seeded_random first(99), again(99);
@@ -613,19 +593,19 @@ TEST_F(EcdhNist, StructuredScalarsAgreeWithOpenSsl) {
   // the top of the range stress the table selection, the identity entry and
   // the carries. A = kG (fixed-base table) and k B (variable base) are
   // checked against OpenSSL's derive from the other side.
-  for_each_curve([]<class E>() {
+  for_each_ecdh_curve([]<class E>() {
     using c = curve_info<E>;
     SCOPED_TRACE(c::name);
     const std::size_t l = E::scalar_size;
     const bytes n = hex(c::n);
     std::vector<bytes> scalars;
-    for (unsigned v = 1; v <= 17; ++v) scalars.push_back(add_small(bytes(l, 0), v));
+    for (unsigned v = 1; v <= 17; ++v) scalars.push_back(test::add_small(bytes(l, 0), v));
     for (std::size_t bits : {8u, 63u, 64u, 65u, 127u, 128u, 192u, 255u, 256u, 383u, 384u, 520u}) {
       if (bits >= 8 * l) continue;
       bytes pow2(l, 0), ones(l, 0);
       pow2[l - 1 - bits / 8] = static_cast<std::uint8_t>(1u << (bits % 8));
       for (std::size_t b = 0; b < bits; ++b) ones[l - 1 - b / 8] |= static_cast<std::uint8_t>(1u << (b % 8));
-      for (const bytes& k : {pow2, ones, add_small(pow2, 1)}) {
+      for (const bytes& k : {pow2, ones, test::add_small(pow2, 1)}) {
         if (E::check_private_key(scalar_of<E>(k))) scalars.push_back(k);
       }
     }
@@ -662,7 +642,7 @@ TEST_F(EcdhNist, StructuredScalarsAgreeWithOpenSsl) {
 }
 
 TEST_F(EcdhNist, GenerateGivesAMatchingKeyPair) {
-  for_each_curve([]<class E>() {
+  for_each_ecdh_curve([]<class E>() {
     using c = curve_info<E>;
     SCOPED_TRACE(c::name);
     test::seeded_random det(12), replay(12);
@@ -691,7 +671,7 @@ TEST_F(EcdhNist, GenerateGivesAMatchingKeyPair) {
 }
 
 TEST_F(EcdhNist, GenerateRejectsOutOfRangeDraws) {
-  for_each_curve([]<class E>() {
+  for_each_ecdh_curve([]<class E>() {
     using c = curve_info<E>;
     SCOPED_TRACE(c::name);
     const std::size_t l = E::scalar_size;
@@ -710,7 +690,7 @@ TEST_F(EcdhNist, GenerateRejectsOutOfRangeDraws) {
     ASSERT_TRUE(r);
     EXPECT_EQ(src.draws(), 4u);
     EXPECT_EQ(test::to_hex(priv), c::i);
-    EXPECT_EQ(test::to_hex(pub), test::to_hex(concat({{0x04}, hex(c::gix), hex(c::giy)})));
+    EXPECT_EQ(test::to_hex(pub), test::to_hex(test::concat({{0x04}, hex(c::gix), hex(c::giy)})));
 
     // A source that only ever gives zeros is broken: the outputs are zeroed.
     scripted_source zeros({bytes(l, 0)});

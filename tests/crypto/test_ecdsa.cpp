@@ -148,32 +148,16 @@ struct curve_info<ecdsa_p521> {
 };
 
 template <class F>
-void for_each_curve(F&& f) {
+void for_each_ecdsa_curve(F&& f) {
   f.template operator()<ecdsa_p256>();
   f.template operator()<ecdsa_p384>();
   f.template operator()<ecdsa_p521>();
-}
-
-bytes concat(std::initializer_list<bytes> parts) {
-  bytes out;
-  for (const bytes& p : parts) out.insert(out.end(), p.begin(), p.end());
-  return out;
 }
 
 bytes digest_of(const char* name, const bytes& msg) {
   const auto d = test::oracle::evp_digest(name, msg);
   EXPECT_TRUE(d.has_value()) << name;
   return d.value_or(bytes{});
-}
-
-// add_small returns the big-endian x + v (no overflow out of the width).
-bytes add_small(bytes x, unsigned v) {
-  for (std::size_t i = x.size(); i-- > 0 && v != 0;) {
-    v += x[i];
-    x[i] = static_cast<std::uint8_t>(v);
-    v >>= 8;
-  }
-  return x;
 }
 
 // sub_be returns the big-endian a - b (a >= b, same width).
@@ -257,16 +241,16 @@ TEST_F(Ecdsa, ProviderAndSizes) {
 // other hashes' signatures through verify_digest.
 TEST_F(Ecdsa, Rfc6979) {
   test::at_every_level([] {
-    for_each_curve([]<class E>() {
+    for_each_ecdsa_curve([]<class E>() {
       using c = curve_info<E>;
       SCOPED_TRACE(c::name);
       const auto key = key_of<E>(hex(c::x));
-      const bytes pub = concat({{0x04}, hex(c::ux), hex(c::uy)});
+      const bytes pub = test::concat({{0x04}, hex(c::ux), hex(c::uy)});
       EXPECT_EQ(test::to_hex(bytes(key.public_key().begin(), key.public_key().end())), test::to_hex(pub));
       for (const rfc_sig& v : c::own) {
         SCOPED_TRACE(v.msg);
         const bytes msg = test::to_bytes(v.msg);
-        const bytes expect = concat({hex(v.r), hex(v.s)});
+        const bytes expect = test::concat({hex(v.r), hex(v.s)});
         EXPECT_EQ(test::to_hex(sign_p1363<E>(key, msg)), test::to_hex(expect));
         bytes sig(E::signature_size);
         const bytes d = digest_of(v.hash, msg);
@@ -284,7 +268,7 @@ TEST_F(Ecdsa, Rfc6979) {
       for (const rfc_sig& v : c::other) {
         SCOPED_TRACE(std::string(v.hash) + " " + v.msg);
         const bytes d = digest_of(v.hash, test::to_bytes(v.msg));
-        const bytes sig = concat({hex(v.r), hex(v.s)});
+        const bytes sig = test::concat({hex(v.r), hex(v.s)});
         EXPECT_TRUE(E::verify_digest(pub, d, sig));
         bytes bad = d;
         bad[0] ^= 1;
@@ -296,7 +280,7 @@ TEST_F(Ecdsa, Rfc6979) {
 
 namespace {
 
-struct wycheproof_counts {
+struct ecdsa_counts {
   int valid = 0, invalid = 0;
 };
 
@@ -305,9 +289,9 @@ struct wycheproof_counts {
 // files have no "acceptable" cases; one would fail the test. sample > 1
 // runs only every sample-th case (the other CPU levels).
 template <class E, class Verify>
-wycheproof_counts run_wycheproof(const std::filesystem::path& path, Verify verify, int sample) {
+ecdsa_counts run_wycheproof(const std::filesystem::path& path, Verify verify, int sample) {
   const auto j = test::load_json(path);
-  wycheproof_counts n;
+  ecdsa_counts n;
   int total = 0;
   for (const auto& g : j["testGroups"]) {
     const bytes pub = hex(g["publicKey"]["uncompressed"].get<std::string>());
@@ -356,17 +340,17 @@ void wycheproof_file(bool der, int sample) {
 
 // Every case of the six files at the best CPU level.
 TEST_F(Ecdsa, WycheproofDer) {
-  for_each_curve([]<class E>() { wycheproof_file<E>(true, 1); });
+  for_each_ecdsa_curve([]<class E>() { wycheproof_file<E>(true, 1); });
 }
 
 TEST_F(Ecdsa, WycheproofP1363) {
-  for_each_curve([]<class E>() { wycheproof_file<E>(false, 1); });
+  for_each_ecdsa_curve([]<class E>() { wycheproof_file<E>(false, 1); });
 }
 
 // Every 16th case at every level (the hashes are what differs by level).
 TEST_F(Ecdsa, WycheproofSampleAtEveryLevel) {
   test::at_every_level([] {
-    for_each_curve([]<class E>() {
+    for_each_ecdsa_curve([]<class E>() {
       wycheproof_file<E>(true, 16);
       wycheproof_file<E>(false, 16);
     });
@@ -377,7 +361,7 @@ TEST_F(Ecdsa, WycheproofSampleAtEveryLevel) {
 // from a seeded generator. OpenSSL 3.0 has no RFC 6979 mode, so determinism
 // is checked against the RFC's vectors (Rfc6979) instead of OpenSSL.
 TEST_F(Ecdsa, DifferentialOpenssl) {
-  for_each_curve([]<class E>() {
+  for_each_ecdsa_curve([]<class E>() {
     using c = curve_info<E>;
     SCOPED_TRACE(c::name);
     test::seeded_random rng(0xec05a + E::scalar_size);
@@ -413,16 +397,16 @@ TEST_F(Ecdsa, DifferentialOpenssl) {
 }
 
 TEST_F(Ecdsa, PrivateKeyRange) {
-  for_each_curve([]<class E>() {
+  for_each_ecdsa_curve([]<class E>() {
     using c = curve_info<E>;
     SCOPED_TRACE(c::name);
     const std::size_t l = E::scalar_size;
     const bytes n = hex(c::n);
-    for (const bytes& d : {bytes(l, 0), n, add_small(n, 1), bytes(l, 0xff)}) {
+    for (const bytes& d : {bytes(l, 0), n, test::add_small(n, 1), bytes(l, 0xff)}) {
       auto k = E::signing_key::from_private_key(typename E::private_key_span(d.data(), l));
       EXPECT_EQ(k.error(), crypto_errc::invalid_key) << test::to_hex(d);
     }
-    const bytes n1 = sub_be(n, add_small(bytes(l, 0), 1));
+    const bytes n1 = sub_be(n, test::add_small(bytes(l, 0), 1));
     EXPECT_TRUE(E::signing_key::from_private_key(typename E::private_key_span(n1.data(), l)));
     auto g = E::signing_key::generate();
     ASSERT_TRUE(g);
@@ -434,7 +418,7 @@ TEST_F(Ecdsa, PrivateKeyRange) {
 
 // Signatures with r or s outside [1, n - 1], in either encoding.
 TEST_F(Ecdsa, OutOfRangeRAndSAreRefused) {
-  for_each_curve([]<class E>() {
+  for_each_ecdsa_curve([]<class E>() {
     using c = curve_info<E>;
     SCOPED_TRACE(c::name);
     const std::size_t l = E::scalar_size;
@@ -444,8 +428,8 @@ TEST_F(Ecdsa, OutOfRangeRAndSAreRefused) {
     const bytes good = sign_p1363<E>(key, msg);
     const bytes r(good.begin(), good.begin() + static_cast<long>(l)), s(good.begin() + static_cast<long>(l), good.end());
     const bytes n = hex(c::n), zero(l, 0);
-    for (const bytes& bad : {concat({zero, s}), concat({r, zero}), concat({zero, zero}), concat({n, s}),
-                             concat({r, n}), concat({add_small(r, 0), add_small(n, 1)}), bytes(2 * l, 0xff)}) {
+    for (const bytes& bad : {test::concat({zero, s}), test::concat({r, zero}), test::concat({zero, zero}), test::concat({n, s}),
+                             test::concat({r, n}), test::concat({test::add_small(r, 0), test::add_small(n, 1)}), bytes(2 * l, 0xff)}) {
       EXPECT_EQ(E::verify(pub, msg, bad).error(), crypto_errc::invalid_signature) << test::to_hex(bad);
       bytes der(E::max_der_signature_size);
       EXPECT_EQ(E::p1363_to_der(typename E::der_span(der.data(), der.size()), bad).error(),
@@ -461,14 +445,14 @@ TEST_F(Ecdsa, OutOfRangeRAndSAreRefused) {
     }
     // Wrong lengths of the fixed form.
     EXPECT_EQ(E::verify(pub, msg, bytes(good.begin(), good.end() - 1)).error(), crypto_errc::invalid_signature);
-    EXPECT_EQ(E::verify(pub, msg, concat({good, {0}})).error(), crypto_errc::invalid_signature);
+    EXPECT_EQ(E::verify(pub, msg, test::concat({good, {0}})).error(), crypto_errc::invalid_signature);
     EXPECT_EQ(E::verify(pub, msg, bytes{}).error(), crypto_errc::invalid_signature);
   });
 }
 
 // Strict DER: each variant of a good signature's encoding is refused.
 TEST_F(Ecdsa, StrictDer) {
-  for_each_curve([]<class E>() {
+  for_each_ecdsa_curve([]<class E>() {
     using c = curve_info<E>;
     SCOPED_TRACE(c::name);
     const auto key = key_of<E>(hex(c::x));
@@ -487,35 +471,35 @@ TEST_F(Ecdsa, StrictDer) {
       bytes out = {0x30};
       if (content.size() >= 128) out.push_back(0x81);
       out.push_back(static_cast<std::uint8_t>(content.size()));
-      return concat({out, content});
+      return test::concat({out, content});
     };
     auto body_of = [&](const bytes& sig) { return bytes(sig.begin() + static_cast<long>(hdr), sig.end()); };
     std::vector<std::pair<std::string, bytes>> bad = {
-        {"trailing byte", concat({good, {0x00}})},
+        {"trailing byte", test::concat({good, {0x00}})},
         {"truncated", bytes(good.begin(), good.end() - 1)},
         {"empty", bytes{}},
-        {"wrong outer tag", concat({{0x31}, bytes(good.begin() + 1, good.end())})},
-        {"indefinite length", concat({{0x30, 0x80}, body_of(good), {0x00, 0x00}})},
-        {"long-form sequence length", concat({{0x30, 0x82, 0x00, static_cast<std::uint8_t>(body)}, body_of(good)})},
+        {"wrong outer tag", test::concat({{0x31}, bytes(good.begin() + 1, good.end())})},
+        {"indefinite length", test::concat({{0x30, 0x80}, body_of(good), {0x00, 0x00}})},
+        {"long-form sequence length", test::concat({{0x30, 0x82, 0x00, static_cast<std::uint8_t>(body)}, body_of(good)})},
         {"leading zero on r",
-         seq(concat({{0x02, static_cast<std::uint8_t>(r_len + 1), 0x00}, r_content, rest}))},
-        {"long-form integer length", seq(concat({{0x02, 0x81, static_cast<std::uint8_t>(r_len)}, r_content, rest}))},
-        {"wrong integer tag", seq(concat({{0x03, static_cast<std::uint8_t>(r_len)}, r_content, rest}))},
-        {"extra integer", seq(concat({body_of(good), {0x02, 0x01, 0x01}}))},
-        {"only r", seq(concat({{0x02, static_cast<std::uint8_t>(r_len)}, r_content}))},
-        {"sequence length one too long", concat({{0x30, static_cast<std::uint8_t>(body + 1)}, body_of(good), {0}})},
+         seq(test::concat({{0x02, static_cast<std::uint8_t>(r_len + 1), 0x00}, r_content, rest}))},
+        {"long-form integer length", seq(test::concat({{0x02, 0x81, static_cast<std::uint8_t>(r_len)}, r_content, rest}))},
+        {"wrong integer tag", seq(test::concat({{0x03, static_cast<std::uint8_t>(r_len)}, r_content, rest}))},
+        {"extra integer", seq(test::concat({body_of(good), {0x02, 0x01, 0x01}}))},
+        {"only r", seq(test::concat({{0x02, static_cast<std::uint8_t>(r_len)}, r_content}))},
+        {"sequence length one too long", test::concat({{0x30, static_cast<std::uint8_t>(body + 1)}, body_of(good), {0}})},
     };
     // Negative r: drop the sign byte when there is one, else set the top bit.
     if (r_content[0] == 0) {
       bad.push_back({"missing sign byte",
-                     seq(concat({{0x02, static_cast<std::uint8_t>(r_len - 1)},
+                     seq(test::concat({{0x02, static_cast<std::uint8_t>(r_len - 1)},
                                  bytes(r_content.begin() + 1, r_content.end()), rest}))});
     } else {
       bytes neg = r_content;
       neg[0] |= 0x80;
-      bad.push_back({"negative r", seq(concat({{0x02, static_cast<std::uint8_t>(r_len)}, neg, rest}))});
+      bad.push_back({"negative r", seq(test::concat({{0x02, static_cast<std::uint8_t>(r_len)}, neg, rest}))});
     }
-    if (good[1] == 0x81) bad.push_back({"0x81 for a short body", concat({{0x30, 0x81, 0x10}, bytes(16, 0)})});
+    if (good[1] == 0x81) bad.push_back({"0x81 for a short body", test::concat({{0x30, 0x81, 0x10}, bytes(16, 0)})});
     for (const auto& [what, sig] : bad) {
       EXPECT_EQ(E::verify_der(pub, msg, sig).error(), crypto_errc::invalid_signature) << what;
       bytes p(E::signature_size, 0xa5);
@@ -528,7 +512,7 @@ TEST_F(Ecdsa, StrictDer) {
 }
 
 TEST_F(Ecdsa, WrongKeyMessageAndInvalidPoints) {
-  for_each_curve([]<class E>() {
+  for_each_ecdsa_curve([]<class E>() {
     using c = curve_info<E>;
     SCOPED_TRACE(c::name);
     const std::size_t l = E::scalar_size;
@@ -549,9 +533,9 @@ TEST_F(Ecdsa, WrongKeyMessageAndInvalidPoints) {
     }
     bytes off = pub;
     off.back() ^= 1;
-    bytes compressed = concat({{static_cast<std::uint8_t>(0x02 | (pub.back() & 1))}, bytes(pub.begin() + 1, pub.begin() + 1 + static_cast<long>(l))});
-    for (const bytes& bad : {off, compressed, bytes(pub.begin(), pub.end() - 1), concat({pub, {0}}), bytes{0x00},
-                             bytes{}, concat({{0x04}, bytes(2 * l, 0)}), concat({{0x04}, bytes(2 * l, 0xff)})}) {
+    bytes compressed = test::concat({{static_cast<std::uint8_t>(0x02 | (pub.back() & 1))}, bytes(pub.begin() + 1, pub.begin() + 1 + static_cast<long>(l))});
+    for (const bytes& bad : {off, compressed, bytes(pub.begin(), pub.end() - 1), test::concat({pub, {0}}), bytes{0x00},
+                             bytes{}, test::concat({{0x04}, bytes(2 * l, 0)}), test::concat({{0x04}, bytes(2 * l, 0xff)})}) {
       EXPECT_EQ(E::verify(bad, msg, sig).error(), crypto_errc::invalid_public_key) << test::to_hex(bad);
       EXPECT_EQ(E::verify(bad, msg, bytes(3, 0)).error(), crypto_errc::invalid_public_key);
       EXPECT_EQ(E::verify_der(bad, msg, bytes{0x30, 0x00}).error(), crypto_errc::invalid_public_key);
@@ -560,7 +544,7 @@ TEST_F(Ecdsa, WrongKeyMessageAndInvalidPoints) {
 }
 
 TEST_F(Ecdsa, LowSAndHedged) {
-  for_each_curve([]<class E>() {
+  for_each_ecdsa_curve([]<class E>() {
     using c = curve_info<E>;
     SCOPED_TRACE(c::name);
     const std::size_t l = E::scalar_size;

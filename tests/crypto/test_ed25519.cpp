@@ -21,6 +21,7 @@
 using namespace sealwire;
 using crypto::ed25519;
 using test::bytes;
+using test::add_le;
 using test::hex;
 
 namespace {
@@ -28,7 +29,7 @@ namespace {
 class Ed25519 : public test::cpu_level_test {};
 SEALWIRE_INSTANTIATE_CPU_LEVELS(Ed25519);
 
-ed25519::signing_key key_from(const bytes& seed) { return ed25519::signing_key::from_seed(seed).value(); }
+ed25519::signing_key ed25519_key(const bytes& seed) { return ed25519::signing_key::from_seed(seed).value(); }
 
 bytes sign(const ed25519::signing_key& k, const bytes& msg) {
   bytes sig(64);
@@ -37,19 +38,6 @@ bytes sign(const ed25519::signing_key& k, const bytes& msg) {
 }
 
 const std::string order_hex = "edd3f55c1a631258d69cf7a2def9de1400000000000000000000000000000010";  // L, little-endian
-
-// add_le adds two 32-byte little-endian numbers (no reduction; the tests
-// build S + L, which fits).
-bytes add_le(const bytes& a, const bytes& b) {
-  bytes out(32);
-  unsigned carry = 0;
-  for (int i = 0; i < 32; ++i) {
-    const unsigned t = a[i] + b[i] + carry;
-    out[i] = static_cast<std::uint8_t>(t);
-    carry = t >> 8;
-  }
-  return out;
-}
 
 struct bn_free {
   void operator()(BIGNUM* b) const { BN_free(b); }
@@ -67,7 +55,7 @@ struct torsion_case {
 };
 torsion_case make_torsion_case(test::seeded_random& rng) {
   const bytes seed = rng.fill(32), nonce_seed = rng.fill(32);
-  const auto key = key_from(seed), nonce_key = key_from(nonce_seed);
+  const auto key = ed25519_key(seed), nonce_key = ed25519_key(nonce_seed);
   // s and r: the clamped halves of SHA-512 of the seeds (RFC 8032 5.1.5), R = [r]B.
   auto clamped = [](const bytes& sd) {
     bytes h(64);
@@ -142,7 +130,7 @@ TEST_P(Ed25519, Rfc8032Section71) {
        "9bef1177331a704"},
   };
   for (const auto& c : cases) {
-    const auto key = key_from(hex(c.seed));
+    const auto key = ed25519_key(hex(c.seed));
     EXPECT_EQ(test::to_hex(key.public_key()), c.pub);
     const bytes msg = hex(c.msg);
     EXPECT_EQ(test::to_hex(sign(key, msg)), c.sig);
@@ -195,7 +183,7 @@ TEST_P(Ed25519, AgreesWithLibsodiumAndOpenSSL) {
   const int cases = test::differential_cases(48);
   for (int i = 0; i < cases; ++i) {
     const bytes seed = rng.fill(32), msg = rng.fill(rng.uniform(300));
-    const auto key = key_from(seed);
+    const auto key = ed25519_key(seed);
     std::uint8_t pk[32], sk[64], ref_sig[64];
     ASSERT_EQ(crypto_sign_seed_keypair(pk, sk, seed.data()), 0);
     ASSERT_EQ(test::to_hex(key.public_key()), test::to_hex(pk)) << i;
@@ -224,7 +212,7 @@ TEST_P(Ed25519, AgreesWithLibsodiumAndOpenSSL) {
 // all fail.
 TEST_P(Ed25519, TamperingFails) {
   test::seeded_random rng(25519);
-  const auto key = key_from(rng.fill(32)), other = key_from(rng.fill(32));
+  const auto key = ed25519_key(rng.fill(32)), other = ed25519_key(rng.fill(32));
   const bytes msg = rng.fill(100), sig = sign(key, msg);
   ASSERT_TRUE(ed25519::verify(key.public_key(), msg, sig));
   for (std::size_t bit = 0; bit < 8 * sig.size(); ++bit) {
@@ -244,7 +232,7 @@ TEST_P(Ed25519, TamperingFails) {
 // S + L and the other non-canonical encodings are refused (RFC 8032 5.1.7).
 TEST_P(Ed25519, NonCanonicalEncodingsFail) {
   test::seeded_random rng(7);
-  const auto key = key_from(rng.fill(32));
+  const auto key = ed25519_key(rng.fill(32));
   const bytes msg = rng.fill(20), sig = sign(key, msg);
   const bytes pub(key.public_key().begin(), key.public_key().end());
   // S + L: the same residue, not canonical.
@@ -288,7 +276,7 @@ TEST_P(Ed25519, NonCanonicalEncodingsFail) {
 
 TEST_P(Ed25519, WrongLengthsFail) {
   test::seeded_random rng(1);
-  const auto key = key_from(rng.fill(32));
+  const auto key = ed25519_key(rng.fill(32));
   const bytes msg = rng.fill(10), sig = sign(key, msg);
   const bytes pub(key.public_key().begin(), key.public_key().end());
   EXPECT_EQ(ed25519::verify(bytes(pub.begin(), pub.end() - 1), msg, sig).error(), crypto_errc::invalid_public_key);
@@ -369,7 +357,7 @@ batch_fixture make_batch(test::seeded_random& rng, std::size_t n, std::size_t in
       b.sigs.push_back(t.signature);
       continue;
     }
-    const auto key = key_from(rng.fill(32));
+    const auto key = ed25519_key(rng.fill(32));
     const bytes msg = rng.fill(rng.uniform(64));
     b.keys.emplace_back(key.public_key().begin(), key.public_key().end());
     b.msgs.push_back(msg);

@@ -20,6 +20,7 @@
 using namespace sealwire;
 using crypto::ed448;
 using test::bytes;
+using test::add_le;
 using test::hex;
 
 namespace {
@@ -157,7 +158,7 @@ bytes sign(const ed448::signing_key& key, const bytes& msg, const bytes& context
   return sig;
 }
 
-ed448::signing_key key_from(const bytes& seed) {
+ed448::signing_key ed448_key(const bytes& seed) {
   auto k = ed448::signing_key::from_seed(seed);
   EXPECT_TRUE(k);
   return std::move(k).value();
@@ -207,18 +208,6 @@ bytes group_order() {
              "ffffff3f00");
 }
 
-// add_le adds two little-endian numbers of the same length (no overflow here).
-bytes add_le(const bytes& a, const bytes& b) {
-  bytes out(a.size());
-  unsigned carry = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    carry += static_cast<unsigned>(a[i]) + b[i];
-    out[i] = static_cast<std::uint8_t>(carry);
-    carry >>= 8;
-  }
-  return out;
-}
-
 // p_plus_one is y = p + 1 (p = 2^448 - 2^224 - 1) as a 57-byte point
 // encoding, sign bit 0: a non-canonical encoding of y = 1.
 bytes p_plus_one() {
@@ -230,10 +219,6 @@ bytes p_plus_one() {
   return e;
 }
 
-bool has_flag(const nlohmann::json& c, std::string_view flag) {
-  const auto& flags = c["flags"];
-  return std::any_of(flags.begin(), flags.end(), [&](const auto& f) { return f.template get<std::string>() == flag; });
-}
 
 }  // namespace
 
@@ -243,7 +228,7 @@ TEST(Ed448, Rfc8032Section74) {
   for (const auto& v : rfc8032_vectors) {
     SCOPED_TRACE(v.name);
     const bytes seed = hex(v.seed), msg = hex(v.message), ctx = hex(v.context), want = hex(v.signature);
-    const auto key = key_from(seed);
+    const auto key = ed448_key(seed);
     EXPECT_EQ(test::to_hex(key.public_key()), v.public_key);
     const bytes sig = sign(key, msg, ctx);
     EXPECT_EQ(test::to_hex(sig), v.signature);
@@ -275,7 +260,7 @@ TEST(Ed448, WycheproofFile) {
         ASSERT_EQ(verdict, "invalid") << id;
         ASSERT_FALSE(r) << id;
         EXPECT_EQ(r.error(), crypto_errc::invalid_signature) << id;
-        EXPECT_FALSE(has_flag(c, "Valid")) << id;
+        EXPECT_FALSE(test::has_flag(c, "Valid")) << id;
         ++invalid;
       }
     }
@@ -294,7 +279,7 @@ TEST(Ed448, DifferentialAgainstOpenSsl) {
     const bytes msg = rng.fill(rng.uniform(300));
     const openssl_ed448 theirs(seed);
     ASSERT_NE(theirs.key, nullptr);
-    const auto ours = key_from(seed);
+    const auto ours = ed448_key(seed);
     const bytes pub = theirs.public_key();
     ASSERT_EQ(test::to_hex(ours.public_key()), test::to_hex(pub)) << i;
     const bytes sig = sign(ours, msg);
@@ -314,7 +299,7 @@ TEST(Ed448, RandomBytesAgreeWithOpenSsl) {
   // Random signature bytes under a real key, and random key bytes: never
   // accepted, and OpenSSL agrees.
   test::seeded_random rng(448448);
-  const auto key = key_from(rng.fill(57));
+  const auto key = ed448_key(rng.fill(57));
   const bytes pub(key.public_key().begin(), key.public_key().end());
   for (int i = 0; i < 40; ++i) {
     const bytes msg = rng.fill(16), sig = rng.fill(114), junk_pub = rng.fill(57);
@@ -325,7 +310,7 @@ TEST(Ed448, RandomBytesAgreeWithOpenSsl) {
 }
 
 TEST(Ed448, RejectsScalarsNotBelowOrder) {
-  const auto key = key_from(bytes(57, 7));
+  const auto key = ed448_key(bytes(57, 7));
   const bytes pub(key.public_key().begin(), key.public_key().end());
   const bytes msg = test::to_bytes("malleable");
   bytes sig = sign(key, msg);
@@ -348,7 +333,7 @@ TEST(Ed448, RejectsScalarsNotBelowOrder) {
 }
 
 TEST(Ed448, RejectsBadPointEncodings) {
-  const auto key = key_from(bytes(57, 9));
+  const auto key = ed448_key(bytes(57, 9));
   const bytes pub(key.public_key().begin(), key.public_key().end());
   const bytes msg = test::to_bytes("points");
   const bytes sig = sign(key, msg);
@@ -384,7 +369,7 @@ TEST(Ed448, RejectsBadPointEncodings) {
 }
 
 TEST(Ed448, RejectsTamperingAndWrongLengths) {
-  const auto key = key_from(bytes(57, 3));
+  const auto key = ed448_key(bytes(57, 3));
   const bytes pub(key.public_key().begin(), key.public_key().end());
   const bytes msg = test::to_bytes("tamper with me");
   const bytes ctx = test::to_bytes("context");
@@ -401,7 +386,7 @@ TEST(Ed448, RejectsTamperingAndWrongLengths) {
   EXPECT_EQ(ed448::verify(pub, msg, sig).error(), crypto_errc::invalid_signature);
   EXPECT_EQ(ed448::verify(pub, msg, sig, test::to_bytes("contexT")).error(), crypto_errc::invalid_signature);
   // Another key's public key.
-  const auto other = key_from(bytes(57, 4));
+  const auto other = ed448_key(bytes(57, 4));
   EXPECT_EQ(ed448::verify(other.public_key(), msg, sig, ctx).error(), crypto_errc::invalid_signature);
   // Lengths.
   EXPECT_EQ(ed448::verify(bytes(pub.begin(), pub.end() - 1), msg, sig, ctx).error(), crypto_errc::invalid_public_key);
@@ -416,7 +401,7 @@ TEST(Ed448, RejectsTamperingAndWrongLengths) {
 }
 
 TEST(Ed448, LongestContext) {
-  const auto key = key_from(bytes(57, 5));
+  const auto key = ed448_key(bytes(57, 5));
   const bytes msg = test::to_bytes("m"), ctx(255, 0xcc);
   const bytes sig = sign(key, msg, ctx);
   EXPECT_TRUE(ed448::verify(key.public_key(), msg, sig, ctx));
@@ -426,7 +411,7 @@ TEST(Ed448, LongestContext) {
 TEST(Ed448Contract, OverlongContextIsAContractFailure) {
   EXPECT_DEATH(
       {
-        const auto key = key_from(bytes(57, 5));
+        const auto key = ed448_key(bytes(57, 5));
         (void)sign(key, bytes{}, bytes(256, 0));
       },
       "max_context_size");
@@ -439,7 +424,7 @@ TEST(Ed448, GenerateUsesTheRandomSource) {
   crypto::set_random_source(prev);
   ASSERT_TRUE(key);
   test::seeded_random replay(57);
-  const auto expected = key_from(replay.fill(57));
+  const auto expected = ed448_key(replay.fill(57));
   EXPECT_EQ(test::to_hex(key->public_key()), test::to_hex(expected.public_key()));
   const bytes msg = test::to_bytes("generated");
   EXPECT_TRUE(ed448::verify(key->public_key(), msg, sign(*key, msg)));

@@ -19,11 +19,6 @@ namespace {
 
 using raw = std::array<std::uint8_t, 32>;
 
-bool have_bmi2_adx() {
-  const auto f = crypto::cpu::detected();
-  return (f & crypto::cpu::bmi2) && (f & crypto::cpu::adx);
-}
-
 fe64 raw_to_fe64(const raw& r) {
   fe64 x;
   for (int i = 0; i < 4; ++i) x.v[i] = load64_le(r.data() + 8 * i);
@@ -50,7 +45,7 @@ std::string enc(const fe& x) {
   return test::to_hex(s);
 }
 
-raw from_hex(const char* h) {
+raw raw_from_hex(const char* h) {
   const bytes b = test::hex(h);
   raw r{};
   std::copy(b.begin(), b.end(), r.begin());
@@ -62,23 +57,23 @@ raw from_hex(const char* h) {
 // ones but one, and 2^255 + 2^25 - 1 (the largest input fe64_add_sub takes).
 std::vector<raw> edge_values() {
   return {
-      from_hex("0000000000000000000000000000000000000000000000000000000000000000"),
-      from_hex("0100000000000000000000000000000000000000000000000000000000000000"),
-      from_hex("0200000000000000000000000000000000000000000000000000000000000000"),
-      from_hex("1300000000000000000000000000000000000000000000000000000000000000"),
-      from_hex("2600000000000000000000000000000000000000000000000000000000000000"),
-      from_hex("ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f"),
-      from_hex("edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f"),
-      from_hex("eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f"),
-      from_hex("ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f"),
-      from_hex("0000000000000000000000000000000000000000000000000000000000000080"),
-      from_hex("d9ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"),
-      from_hex("dbffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"),
-      from_hex("daffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"),
-      from_hex("ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"),
-      from_hex("ffffffffffffffff0000000000000000ffffffffffffffffffffffffffffffff"),
-      from_hex("0000000000000000ffffffffffffffff00000000000000000000000000000000"),
-      from_hex("ffffff0100000000000000000000000000000000000000000000000000000080"),  // 2^255 + 2^25 - 1
+      raw_from_hex("0000000000000000000000000000000000000000000000000000000000000000"),
+      raw_from_hex("0100000000000000000000000000000000000000000000000000000000000000"),
+      raw_from_hex("0200000000000000000000000000000000000000000000000000000000000000"),
+      raw_from_hex("1300000000000000000000000000000000000000000000000000000000000000"),
+      raw_from_hex("2600000000000000000000000000000000000000000000000000000000000000"),
+      raw_from_hex("ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f"),
+      raw_from_hex("edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f"),
+      raw_from_hex("eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f"),
+      raw_from_hex("ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f"),
+      raw_from_hex("0000000000000000000000000000000000000000000000000000000000000080"),
+      raw_from_hex("d9ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"),
+      raw_from_hex("dbffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"),
+      raw_from_hex("daffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"),
+      raw_from_hex("ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"),
+      raw_from_hex("ffffffffffffffff0000000000000000ffffffffffffffffffffffffffffffff"),
+      raw_from_hex("0000000000000000ffffffffffffffff00000000000000000000000000000000"),
+      raw_from_hex("ffffff0100000000000000000000000000000000000000000000000000000080"),  // 2^255 + 2^25 - 1
   };
 }
 
@@ -131,7 +126,7 @@ void check_pair(const raw& ra, const raw& rb) {
 }  // namespace
 
 TEST(Fe25519Limbs4x64, AgreesWithThePortableFieldOnEdgeAndRandomInputs) {
-  if (!have_bmi2_adx()) {
+  if (!test::has_bmi2_adx()) {
     test::comparison_report rep;
     rep.not_runnable("fe25519_4x64 (needs BMI2 and ADX)");
     rep.report("Curve25519 four-limb field");
@@ -173,7 +168,7 @@ TEST(Fe25519Limbs4x64, AgreesWithThePortableFieldOnEdgeAndRandomInputs) {
 }
 
 TEST(Fe25519Limbs4x64, InversionAgreesAndInvertsEveryNonZeroValue) {
-  if (!have_bmi2_adx()) {
+  if (!test::has_bmi2_adx()) {
     GTEST_SKIP() << "needs BMI2 and ADX";
   }
   const auto edges = edge_values();

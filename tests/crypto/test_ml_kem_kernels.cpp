@@ -46,7 +46,7 @@ void each_kernel_set(Check&& check) {
   });
 }
 
-const mlkem::kernels& ref = mlkem::portable_kernels();
+const mlkem::kernels& portable_ref = mlkem::portable_kernels();
 constexpr int q = mlkem::q;
 
 TEST(MlKemKernels, NttAndInverse) {
@@ -56,12 +56,12 @@ TEST(MlKemKernels, NttAndInverse) {
       // The NTT's input range (|a| < q), then the inverse NTT's (|a| <= q/2)
       // and a wider one (the kernels must agree even off their contract).
       poly_t a = random_poly(rng, -(q - 1), q - 1), b = a;
-      ref.ntt(a.data());
+      portable_ref.ntt(a.data());
       k.ntt(b.data());
       ASSERT_EQ(a, b) << "ntt, iteration " << iter;
       a = random_poly(rng, iter % 2 == 0 ? -q / 2 : -4 * q, iter % 2 == 0 ? q / 2 : 4 * q);
       b = a;
-      ref.invntt(a.data());
+      portable_ref.invntt(a.data());
       k.invntt(b.data());
       ASSERT_EQ(a, b) << "invntt, iteration " << iter;
     }
@@ -78,19 +78,19 @@ TEST(MlKemKernels, BasemulReduceTomont) {
         for (auto& p : a) p = random_poly(rng, 0, q - 1);
         for (auto& p : b) p = random_poly(rng, -8 * q + 1, 8 * q - 1);
         poly_t want{}, got{};
-        ref.basemul_acc(want.data(), a[0].data(), stride * mlkem::n, b[0].data(), rank);
+        portable_ref.basemul_acc(want.data(), a[0].data(), stride * mlkem::n, b[0].data(), rank);
         k.basemul_acc(got.data(), a[0].data(), stride * mlkem::n, b[0].data(), rank);
         ASSERT_EQ(want, got) << "rank " << rank << " stride " << stride;
       }
     }
     for (int iter = 0; iter < 20; ++iter) {
       poly_t a = random_poly(rng, -32768, 32767), b = a;
-      ref.reduce(a.data());
+      portable_ref.reduce(a.data());
       k.reduce(b.data());
       ASSERT_EQ(a, b) << "reduce";
       a = random_poly(rng, -32768, 32767);
       b = a;
-      ref.tomont(a.data());
+      portable_ref.tomont(a.data());
       k.tomont(b.data());
       ASSERT_EQ(a, b) << "tomont";
     }
@@ -111,7 +111,7 @@ TEST(MlKemKernels, RejectionSampling) {
       const auto start = static_cast<unsigned>(iter % 5 == 0 ? rng.uniform(mlkem::n) : 0);
       poly_t want{}, got{};
       for (unsigned i = 0; i < start; ++i) want[i] = got[i] = static_cast<std::int16_t>(i);
-      const unsigned nw = ref.rej_uniform(want.data(), start, buf.data(), len);
+      const unsigned nw = portable_ref.rej_uniform(want.data(), start, buf.data(), len);
       const unsigned ng = k.rej_uniform(got.data(), start, buf.data(), len);
       ASSERT_EQ(nw, ng) << "iteration " << iter;
       ASSERT_EQ(want, got) << "iteration " << iter;
@@ -128,7 +128,7 @@ TEST(MlKemKernels, CenteredBinomialNoise) {
         if (iter == 0) std::memset(buf.data(), 0xff, buf.size());
         if (iter == 1) std::memset(buf.data(), 0x0f, buf.size());  // every coefficient -eta or eta
         poly_t want{}, got{};
-        ref.cbd(want.data(), buf.data(), eta);
+        portable_ref.cbd(want.data(), buf.data(), eta);
         k.cbd(got.data(), buf.data(), eta);
         ASSERT_EQ(want, got) << "eta " << eta << " iteration " << iter;
       }
@@ -155,13 +155,13 @@ TEST(MlKemKernels, CompressionEveryValue) {
     for (const auto& a : polys) {
       for (unsigned d : {4u, 5u, 10u, 11u}) {
         std::vector<std::uint8_t> want(32 * d + 1, 0x5a), got(32 * d + 1, 0x5a);
-        ref.compress_encode(want.data(), a.data(), d);
+        portable_ref.compress_encode(want.data(), a.data(), d);
         k.compress_encode(got.data(), a.data(), d);
         ASSERT_EQ(want, got) << "d " << d << " first coefficient " << a[0];  // the guard byte too
       }
       std::array<std::uint8_t, 33> want{}, got{};
       want[32] = got[32] = 0x5a;
-      ref.to_message(want.data(), a.data());
+      portable_ref.to_message(want.data(), a.data());
       k.to_message(got.data(), a.data());
       ASSERT_EQ(want, got) << "message, first coefficient " << a[0];
     }
@@ -177,32 +177,32 @@ TEST(MlKemKernels, ByteEncodings) {
       const poly_t a = random_poly(rng, -(q - 1), q - 1);
       std::array<std::uint8_t, 384 + 1> e1{}, e2{};
       e1[384] = e2[384] = 0x5a;
-      ref.encode12(e1.data(), a.data());
+      portable_ref.encode12(e1.data(), a.data());
       k.encode12(e2.data(), a.data());
       ASSERT_EQ(e1, e2) << "encode12";
       std::vector<std::uint8_t> bytes =
           iter % 2 == 0 ? rng.fill(384) : std::vector<std::uint8_t>(e1.begin(), e1.end() - 1);
       if (iter == 3) bytes[383] = 0xd1;  // the last value becomes 0xd1x >= q, the only one
       poly_t w{}, g{};
-      const bool ok_want = ref.decode12_checked(w.data(), bytes.data());
+      const bool ok_want = portable_ref.decode12_checked(w.data(), bytes.data());
       const bool ok_got = k.decode12_checked(g.data(), bytes.data());
       ASSERT_EQ(ok_want, ok_got) << "decode12_checked, iteration " << iter;
       ASSERT_EQ(w, g) << "decode12_checked";
       if (iter % 2 == 1) {
         EXPECT_EQ(ok_got, iter != 3) << "a valid encoding, or one value >= q";
       }
-      ref.decode12_reduce(w.data(), bytes.data());
+      portable_ref.decode12_reduce(w.data(), bytes.data());
       k.decode12_reduce(g.data(), bytes.data());
       ASSERT_EQ(w, g) << "decode12_reduce";
       // ByteDecode_d + Decompress_d of random bytes, every d; Decompress_1.
       for (unsigned d : {4u, 5u, 10u, 11u}) {
         const std::vector<std::uint8_t> c = rng.fill(32 * d);
-        ref.decode_decompress(w.data(), c.data(), d);
+        portable_ref.decode_decompress(w.data(), c.data(), d);
         k.decode_decompress(g.data(), c.data(), d);
         ASSERT_EQ(w, g) << "decode_decompress d " << d;
       }
       const std::vector<std::uint8_t> m = rng.fill(32);
-      ref.from_message(w.data(), m.data());
+      portable_ref.from_message(w.data(), m.data());
       k.from_message(g.data(), m.data());
       ASSERT_EQ(w, g) << "from_message";
     }

@@ -23,11 +23,6 @@ using portable = mont_field<p256_params>;
 using adx = p256_adx_field;
 using be32 = std::array<std::uint8_t, 32>;
 
-bool have_bmi2_adx() {
-  const auto f = crypto::cpu::detected();
-  return (f & crypto::cpu::bmi2) && (f & crypto::cpu::adx);
-}
-
 be32 be_of(const char* h) {
   const test::bytes b = test::hex(h);
   be32 r{};
@@ -73,8 +68,8 @@ std::string hex_of(const std::uint64_t* v) {
   return buf;
 }
 
-// check_pair runs every operation on (x, y) in both fields and compares.
-void check_pair(const be32& xb, const be32& yb) {
+// check_p256_pair runs every operation on (x, y) in both fields and compares.
+void check_p256_pair(const be32& xb, const be32& yb) {
   SCOPED_TRACE("x = " + test::to_hex(xb) + ", y = " + test::to_hex(yb));
   // Conversion: any 256-bit value, with the verdict "below p".
   portable::fe px, py;
@@ -127,15 +122,15 @@ void check_pair(const be32& xb, const be32& yb) {
 }  // namespace
 
 TEST(P256FieldAdx, EdgeValuesAgreeWithThePortableField) {
-  if (!have_bmi2_adx()) GTEST_SKIP() << "no BMI2/ADX on this CPU: the four-limb field cannot run here";
+  if (!test::has_bmi2_adx()) GTEST_SKIP() << "no BMI2/ADX on this CPU: the four-limb field cannot run here";
   const auto e = edges();
   for (const auto& x : e) {
-    for (const auto& y : e) check_pair(x, y);
+    for (const auto& y : e) check_p256_pair(x, y);
   }
 }
 
 TEST(P256FieldAdx, RandomValuesAgreeWithThePortableField) {
-  if (!have_bmi2_adx()) GTEST_SKIP() << "no BMI2/ADX on this CPU: the four-limb field cannot run here";
+  if (!test::has_bmi2_adx()) GTEST_SKIP() << "no BMI2/ADX on this CPU: the four-limb field cannot run here";
   test::seeded_random rng(256);
   for (int i = 0; i < 500; ++i) {
     be32 x, y;
@@ -148,6 +143,6 @@ TEST(P256FieldAdx, RandomValuesAgreeWithThePortableField) {
       std::copy(p.b, p.b + 24, x.begin());
       std::copy(p.b, p.b + 16, y.begin());
     }
-    check_pair(x, y);
+    check_p256_pair(x, y);
   }
 }

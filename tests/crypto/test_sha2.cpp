@@ -19,13 +19,6 @@ namespace {
 class Sha2 : public test::cpu_level_test {};
 SEALWIRE_INSTANTIATE_CPU_LEVELS(Sha2);
 
-template <class H>
-std::string digest(std::span<const std::uint8_t> msg) {
-  std::uint8_t out[H::digest_size];
-  H::hash(out, msg);
-  return test::to_hex(out);
-}
-
 bytes openssl_digest(const EVP_MD* md, std::span<const std::uint8_t> msg) {
   bytes out(EVP_MD_get_size(md));
   unsigned len = 0;
@@ -41,22 +34,22 @@ const std::string two_blocks_512 =
 }  // namespace
 
 TEST_P(Sha2, Fips180Examples) {
-  EXPECT_EQ(digest<crypto::sha256>({}), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
-  EXPECT_EQ(digest<crypto::sha256>(test::to_bytes(abc)),
+  EXPECT_EQ(test::hex_digest<crypto::sha256>({}), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  EXPECT_EQ(test::hex_digest<crypto::sha256>(test::to_bytes(abc)),
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-  EXPECT_EQ(digest<crypto::sha256>(test::to_bytes(two_blocks_256)),
+  EXPECT_EQ(test::hex_digest<crypto::sha256>(test::to_bytes(two_blocks_256)),
             "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
-  EXPECT_EQ(digest<crypto::sha384>(test::to_bytes(abc)),
+  EXPECT_EQ(test::hex_digest<crypto::sha384>(test::to_bytes(abc)),
             "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed8086072ba1e7cc2358baeca134c825a7");
-  EXPECT_EQ(digest<crypto::sha384>(test::to_bytes(two_blocks_512)),
+  EXPECT_EQ(test::hex_digest<crypto::sha384>(test::to_bytes(two_blocks_512)),
             "09330c33f71147e83d192fc782cd1b4753111b173b3b05d22fa08086e3b0f712fcc7c71a557e2db966c3e9fa91746039");
-  EXPECT_EQ(digest<crypto::sha512>(test::to_bytes(abc)),
+  EXPECT_EQ(test::hex_digest<crypto::sha512>(test::to_bytes(abc)),
             "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643c"
             "e80e2a9ac94fa54ca49f");
-  EXPECT_EQ(digest<crypto::sha512>(test::to_bytes(two_blocks_512)),
+  EXPECT_EQ(test::hex_digest<crypto::sha512>(test::to_bytes(two_blocks_512)),
             "8e959b75dae313da8cf4f72814fc143f8f7779c6eb9f7fa17299aeadb6889018501d289e4900f7e4331b99dec4b5433ac7d329eeb6dd"
             "26545e96e55b874be909");
-  EXPECT_EQ(digest<crypto::sha512>({}),
+  EXPECT_EQ(test::hex_digest<crypto::sha512>({}),
             "cf83e1357eefb8bdf1542850d66d8007d620e4050b5715dc83f4a921d36ce9ce47d0d13c5d85f2b0ff8318d2877eec2f63b931bd4741"
             "7a81a538327af927da3e");
 }
@@ -95,15 +88,15 @@ TEST_P(Sha2, EveryLengthAgreesWithOpenSSLAndLibsodium) {
   const bytes msg = rng.fill(1100);
   for (std::size_t len = 0; len <= 1100; ++len) {
     const auto m = std::span(msg).first(len);
-    ASSERT_EQ(digest<crypto::sha256>(m), test::to_hex(openssl_digest(EVP_sha256(), m))) << len;
-    ASSERT_EQ(digest<crypto::sha384>(m), test::to_hex(openssl_digest(EVP_sha384(), m))) << len;
-    ASSERT_EQ(digest<crypto::sha512>(m), test::to_hex(openssl_digest(EVP_sha512(), m))) << len;
+    ASSERT_EQ(test::hex_digest<crypto::sha256>(m), test::to_hex(openssl_digest(EVP_sha256(), m))) << len;
+    ASSERT_EQ(test::hex_digest<crypto::sha384>(m), test::to_hex(openssl_digest(EVP_sha384(), m))) << len;
+    ASSERT_EQ(test::hex_digest<crypto::sha512>(m), test::to_hex(openssl_digest(EVP_sha512(), m))) << len;
     if (len % 7 == 0) {
       std::uint8_t s256[32], s512[64];
       crypto_hash_sha256(s256, m.data(), m.size());
       crypto_hash_sha512(s512, m.data(), m.size());
-      ASSERT_EQ(digest<crypto::sha256>(m), test::to_hex(s256));
-      ASSERT_EQ(digest<crypto::sha512>(m), test::to_hex(s512));
+      ASSERT_EQ(test::hex_digest<crypto::sha256>(m), test::to_hex(s256));
+      ASSERT_EQ(test::hex_digest<crypto::sha512>(m), test::to_hex(s512));
     }
   }
 }
@@ -132,16 +125,16 @@ TEST_P(Sha2, RandomSplitsAndSnapshots) {
     std::uint8_t a[32], b[64], c[32];
     h.finish(a);
     g.finish(b);
-    EXPECT_EQ(test::to_hex(a), digest<crypto::sha256>(msg));
-    EXPECT_EQ(test::to_hex(b), digest<crypto::sha512>(msg));
+    EXPECT_EQ(test::to_hex(a), test::hex_digest<crypto::sha256>(msg));
+    EXPECT_EQ(test::to_hex(b), test::hex_digest<crypto::sha512>(msg));
     if (taken) {
       snapshot.finish(c);
-      EXPECT_EQ(test::to_hex(c), digest<crypto::sha256>(msg));
+      EXPECT_EQ(test::to_hex(c), test::hex_digest<crypto::sha256>(msg));
     }
     // finish resets: the same object hashes the next message from scratch.
     h.update(msg);
     h.finish(a);
-    EXPECT_EQ(test::to_hex(a), digest<crypto::sha256>(msg));
+    EXPECT_EQ(test::to_hex(a), test::hex_digest<crypto::sha256>(msg));
   }
 }
 
@@ -166,8 +159,8 @@ TEST_P(Sha2, Sha512MultiBlockAgreesWithOpenSSL) {
   for (std::size_t blocks = 9; blocks <= 40; ++blocks) {
     for (std::size_t len : {blocks * 128 - 1, blocks * 128, blocks * 128 + 1}) {
       const auto m = std::span(msg).first(len);
-      ASSERT_EQ(digest<crypto::sha512>(m), test::to_hex(openssl_digest(EVP_sha512(), m))) << len;
-      ASSERT_EQ(digest<crypto::sha384>(m), test::to_hex(openssl_digest(EVP_sha384(), m))) << len;
+      ASSERT_EQ(test::hex_digest<crypto::sha512>(m), test::to_hex(openssl_digest(EVP_sha512(), m))) << len;
+      ASSERT_EQ(test::hex_digest<crypto::sha384>(m), test::to_hex(openssl_digest(EVP_sha384(), m))) << len;
       std::uint8_t ours[64], ref[64];
       unsigned ref_len = 0;
       crypto::hmac<crypto::sha512>::mac(ours, key, m);

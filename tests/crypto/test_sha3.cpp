@@ -20,13 +20,6 @@ namespace {
 class Sha3 : public test::cpu_level_test {};
 SEALWIRE_INSTANTIATE_CPU_LEVELS(Sha3);
 
-template <class H>
-std::string digest(std::span<const std::uint8_t> msg) {
-  std::uint8_t out[H::digest_size];
-  H::hash(out, msg);
-  return test::to_hex(out);
-}
-
 template <class X>
 std::string xof(std::span<const std::uint8_t> msg, std::size_t n) {
   bytes out(n);
@@ -54,7 +47,7 @@ bytes openssl_hash(const char* name, std::span<const std::uint8_t> msg, std::siz
   return out;
 }
 
-const bytes abc = test::to_bytes("abc");
+const bytes abc_msg = test::to_bytes("abc");
 const bytes a3_200(200, 0xa3);
 
 // Feeds msg to h in random pieces (some empty) drawn from rng.
@@ -94,25 +87,25 @@ TEST(Sha3Provider, NamesTheKernel) {
 }
 
 TEST_P(Sha3, Fips202Examples) {
-  EXPECT_EQ(digest<crypto::sha3_224>({}), "6b4e03423667dbb73b6e15454f0eb1abd4597f9a1b078e3f5b5a6bc7");
-  EXPECT_EQ(digest<crypto::sha3_224>(abc), "e642824c3f8cf24ad09234ee7d3c766fc9a3a5168d0c94ad73b46fdf");
-  EXPECT_EQ(digest<crypto::sha3_224>(a3_200), "9376816aba503f72f96ce7eb65ac095deee3be4bf9bbc2a1cb7e11e0");
-  EXPECT_EQ(digest<crypto::sha3_256>({}), "a7ffc6f8bf1ed76651c14756a061d662f580ff4de43b49fa82d80a4b80f8434a");
-  EXPECT_EQ(digest<crypto::sha3_256>(abc), "3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532");
-  EXPECT_EQ(digest<crypto::sha3_256>(a3_200), "79f38adec5c20307a98ef76e8324afbfd46cfd81b22e3973c65fa1bd9de31787");
-  EXPECT_EQ(digest<crypto::sha3_384>({}),
+  EXPECT_EQ(test::hex_digest<crypto::sha3_224>({}), "6b4e03423667dbb73b6e15454f0eb1abd4597f9a1b078e3f5b5a6bc7");
+  EXPECT_EQ(test::hex_digest<crypto::sha3_224>(abc_msg), "e642824c3f8cf24ad09234ee7d3c766fc9a3a5168d0c94ad73b46fdf");
+  EXPECT_EQ(test::hex_digest<crypto::sha3_224>(a3_200), "9376816aba503f72f96ce7eb65ac095deee3be4bf9bbc2a1cb7e11e0");
+  EXPECT_EQ(test::hex_digest<crypto::sha3_256>({}), "a7ffc6f8bf1ed76651c14756a061d662f580ff4de43b49fa82d80a4b80f8434a");
+  EXPECT_EQ(test::hex_digest<crypto::sha3_256>(abc_msg), "3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532");
+  EXPECT_EQ(test::hex_digest<crypto::sha3_256>(a3_200), "79f38adec5c20307a98ef76e8324afbfd46cfd81b22e3973c65fa1bd9de31787");
+  EXPECT_EQ(test::hex_digest<crypto::sha3_384>({}),
             "0c63a75b845e4f7d01107d852e4c2485c51a50aaaa94fc61995e71bbee983a2ac3713831264adb47fb6bd1e058d5f004");
-  EXPECT_EQ(digest<crypto::sha3_384>(abc),
+  EXPECT_EQ(test::hex_digest<crypto::sha3_384>(abc_msg),
             "ec01498288516fc926459f58e2c6ad8df9b473cb0fc08c2596da7cf0e49be4b298d88cea927ac7f539f1edf228376d25");
-  EXPECT_EQ(digest<crypto::sha3_384>(a3_200),
+  EXPECT_EQ(test::hex_digest<crypto::sha3_384>(a3_200),
             "1881de2ca7e41ef95dc4732b8f5f002b189cc1e42b74168ed1732649ce1dbcdd76197a31fd55ee989f2d7050dd473e8f");
-  EXPECT_EQ(digest<crypto::sha3_512>({}),
+  EXPECT_EQ(test::hex_digest<crypto::sha3_512>({}),
             "a69f73cca23a9ac5c8b567dc185a756e97c982164fe25859e0d1dcc1475c80a615b2123af1f5f94c11e3e9402c3ac558f500199d"
             "95b6d3e301758586281dcd26");
-  EXPECT_EQ(digest<crypto::sha3_512>(abc),
+  EXPECT_EQ(test::hex_digest<crypto::sha3_512>(abc_msg),
             "b751850b1a57168a5693cd924b6b096e08f621827444f70d884f5d0240d2712e10e116e9192af3c91a7ec57647e3934057340b4c"
             "f408d5a56592f8274eec53f0");
-  EXPECT_EQ(digest<crypto::sha3_512>(a3_200),
+  EXPECT_EQ(test::hex_digest<crypto::sha3_512>(a3_200),
             "e76dfad22084a8b1467fcf2ffa58361bec7628edf5f3fdc0e4805dc48caeeca81b7c13c30adf52a3659584739a2df46be589c51c"
             "a1a4a8416df6545a1ce8ba00");
   EXPECT_EQ(xof<crypto::shake128>({}, 32), "7f9c2ba4e88f827d616045507605853ed73b8093f6efbc88eb1a6eacfa66ef26");
@@ -147,10 +140,10 @@ TEST_P(Sha3, DifferentialOpenSsl) {
     const std::size_t len = i < 20 ? static_cast<std::size_t>(128 + 3 * i) : rng.uniform(2000);
     const bytes msg = rng.fill(len);
     SCOPED_TRACE("length " + std::to_string(len));
-    EXPECT_EQ(test::to_hex(openssl_hash("SHA3-224", msg, 28)), digest<crypto::sha3_224>(msg));
-    EXPECT_EQ(test::to_hex(openssl_hash("SHA3-256", msg, 32)), digest<crypto::sha3_256>(msg));
-    EXPECT_EQ(test::to_hex(openssl_hash("SHA3-384", msg, 48)), digest<crypto::sha3_384>(msg));
-    EXPECT_EQ(test::to_hex(openssl_hash("SHA3-512", msg, 64)), digest<crypto::sha3_512>(msg));
+    EXPECT_EQ(test::to_hex(openssl_hash("SHA3-224", msg, 28)), test::hex_digest<crypto::sha3_224>(msg));
+    EXPECT_EQ(test::to_hex(openssl_hash("SHA3-256", msg, 32)), test::hex_digest<crypto::sha3_256>(msg));
+    EXPECT_EQ(test::to_hex(openssl_hash("SHA3-384", msg, 48)), test::hex_digest<crypto::sha3_384>(msg));
+    EXPECT_EQ(test::to_hex(openssl_hash("SHA3-512", msg, 64)), test::hex_digest<crypto::sha3_512>(msg));
     const std::size_t out_len = rng.uniform(700);
     EXPECT_EQ(test::to_hex(openssl_hash("SHAKE128", msg, out_len)), xof<crypto::shake128>(msg, out_len));
     EXPECT_EQ(test::to_hex(openssl_hash("SHAKE256", msg, out_len)), xof<crypto::shake256>(msg, out_len));
@@ -170,11 +163,11 @@ TEST_P(Sha3, IncrementalEqualsOneShot) {
     absorb_in_pieces(h, msg, rng);
     std::uint8_t d[32];
     h.finish(d);
-    EXPECT_EQ(test::to_hex(d), digest<crypto::sha3_256>(msg));
+    EXPECT_EQ(test::to_hex(d), test::hex_digest<crypto::sha3_256>(msg));
     // finish resets: the same object hashes the next message from scratch.
     h.update(msg);
     h.finish(d);
-    EXPECT_EQ(test::to_hex(d), digest<crypto::sha3_256>(msg));
+    EXPECT_EQ(test::to_hex(d), test::hex_digest<crypto::sha3_256>(msg));
 
     crypto::shake128 x128;
     absorb_in_pieces(x128, msg, rng);
@@ -204,9 +197,9 @@ TEST(Sha3Contract, AbsorbAfterSqueezeIsAContractFailure) {
       {
         crypto::shake256 x;
         std::uint8_t out[8];
-        x.update(abc);
+        x.update(abc_msg);
         x.squeeze(out);
-        x.update(abc);
+        x.update(abc_msg);
       },
       "squeezing");
 }

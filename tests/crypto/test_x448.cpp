@@ -44,10 +44,6 @@ std::string public_hex(const bytes& scalar) {
   return test::to_hex(out);
 }
 
-bool has_flag(const nlohmann::json& c, std::string_view flag) {
-  const auto& flags = c["flags"];
-  return std::any_of(flags.begin(), flags.end(), [&](const auto& f) { return f.template get<std::string>() == flag; });
-}
 
 // OpenSSL's X448, through EVP with raw keys.
 std::optional<bytes> openssl_derive(const bytes& priv, const bytes& peer) {
@@ -145,13 +141,13 @@ TEST(X448, WycheproofFile) {
         ++valid;
       } else if (verdict == "invalid") {
         // The only invalid cases are keys of the wrong length.
-        EXPECT_TRUE(has_flag(c, "PublicKeyTooLong")) << id;
+        EXPECT_TRUE(test::has_flag(c, "PublicKeyTooLong")) << id;
         EXPECT_EQ(r.error(), crypto_errc::invalid_public_key) << id;
         EXPECT_TRUE(crypto::ct::is_zero(out)) << id;
         ++invalid;
       } else {
         ASSERT_EQ(verdict, "acceptable") << id;
-        if (has_flag(c, "ZeroSharedSecret")) {
+        if (test::has_flag(c, "ZeroSharedSecret")) {
           // Rejected: an all-zero result (a low-order point, some of them
           // non-canonical encodings of 0 or 1) must not become a key; RFC 7748
           // section 6.2 allows the check and HPKE (RFC 9180 section 7.1.4)

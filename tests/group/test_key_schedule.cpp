@@ -24,8 +24,7 @@ namespace {
 using test::bytes;
 using test::hex;
 
-bytes hex_of(const nlohmann::json& v) { return hex(v.get<std::string>()); }
-bytes copy(bytes_view b) { return bytes(b.begin(), b.end()); }
+using test::hex_of;
 
 TEST(GroupKeySchedule, OfficialVectors) {
   SEALWIRE_REQUIRE_VECTOR(path, "mls/key-schedule.json");
@@ -50,25 +49,25 @@ TEST(GroupKeySchedule, OfficialVectors) {
       const auto s = derive_epoch_secrets(suite, init_secret, hex_of(e["commit_secret"]), hex_of(e["psk_secret"]),
                                           hex_of(e["group_context"]))
                          .value();
-      EXPECT_EQ(copy(s.joiner_secret.span()), hex_of(e["joiner_secret"]));
-      EXPECT_EQ(copy(s.welcome_secret.span()), hex_of(e["welcome_secret"]));
-      EXPECT_EQ(copy(s.init_secret.span()), hex_of(e["init_secret"]));
-      EXPECT_EQ(copy(s.sender_data_secret.span()), hex_of(e["sender_data_secret"]));
-      EXPECT_EQ(copy(s.encryption_secret.span()), hex_of(e["encryption_secret"]));
-      EXPECT_EQ(copy(s.exporter_secret.span()), hex_of(e["exporter_secret"]));
-      EXPECT_EQ(copy(s.epoch_authenticator.span()), hex_of(e["epoch_authenticator"]));
-      EXPECT_EQ(copy(s.external_secret.span()), hex_of(e["external_secret"]));
-      EXPECT_EQ(copy(s.confirmation_key.span()), hex_of(e["confirmation_key"]));
-      EXPECT_EQ(copy(s.membership_key.span()), hex_of(e["membership_key"]));
-      EXPECT_EQ(copy(s.resumption_psk.span()), hex_of(e["resumption_psk"]));
+      EXPECT_EQ(test::copy_of(s.joiner_secret.span()), hex_of(e["joiner_secret"]));
+      EXPECT_EQ(test::copy_of(s.welcome_secret.span()), hex_of(e["welcome_secret"]));
+      EXPECT_EQ(test::copy_of(s.init_secret.span()), hex_of(e["init_secret"]));
+      EXPECT_EQ(test::copy_of(s.sender_data_secret.span()), hex_of(e["sender_data_secret"]));
+      EXPECT_EQ(test::copy_of(s.encryption_secret.span()), hex_of(e["encryption_secret"]));
+      EXPECT_EQ(test::copy_of(s.exporter_secret.span()), hex_of(e["exporter_secret"]));
+      EXPECT_EQ(test::copy_of(s.epoch_authenticator.span()), hex_of(e["epoch_authenticator"]));
+      EXPECT_EQ(test::copy_of(s.external_secret.span()), hex_of(e["external_secret"]));
+      EXPECT_EQ(test::copy_of(s.confirmation_key.span()), hex_of(e["confirmation_key"]));
+      EXPECT_EQ(test::copy_of(s.membership_key.span()), hex_of(e["membership_key"]));
+      EXPECT_EQ(test::copy_of(s.resumption_psk.span()), hex_of(e["resumption_psk"]));
       const auto external = external_key_pair(suite, s.external_secret.span()).value();
-      EXPECT_EQ(copy(external.pub.bytes()), hex_of(e["external_pub"]));
+      EXPECT_EQ(test::copy_of(external.pub.bytes()), hex_of(e["external_pub"]));
       // A joiner that starts from joiner_secret reaches the same epoch.
       const auto joined =
           derive_epoch_secrets_from_joiner(suite, s.joiner_secret.span(), hex_of(e["psk_secret"]),
                                            hex_of(e["group_context"]))
               .value();
-      EXPECT_EQ(copy(joined.epoch_secret.span()), copy(s.epoch_secret.span()));
+      EXPECT_EQ(test::copy_of(joined.epoch_secret.span()), test::copy_of(s.epoch_secret.span()));
       // MLS-Exporter (8.5).
       const auto& x = e["exporter"];
       bytes exported(x["length"].get<std::size_t>());
@@ -77,7 +76,7 @@ TEST(GroupKeySchedule, OfficialVectors) {
       ASSERT_TRUE(mls_exporter(suite, exported, s.exporter_secret.span(), x["label"].get<std::string>(),
                                hex_of(x["context"])));
       EXPECT_EQ(exported, hex_of(x["secret"]));
-      init_secret = copy(s.init_secret.span());
+      init_secret = test::copy_of(s.init_secret.span());
       ++epochs;
     }
   }
@@ -96,7 +95,7 @@ TEST(GroupKeySchedule, RefusesWrongSizes) {
   const bytes zero(32, 0);
   const auto a = derive_epoch_secrets(suite, nh, {}, {}, bytes{1, 2}).value();
   const auto b = derive_epoch_secrets(suite, nh, zero, zero, bytes{1, 2}).value();
-  EXPECT_EQ(copy(a.epoch_secret.span()), copy(b.epoch_secret.span()));
+  EXPECT_EQ(test::copy_of(a.epoch_secret.span()), test::copy_of(b.epoch_secret.span()));
   bytes key(15), nonce(12);
   EXPECT_EQ(derive_welcome_key_nonce(suite, key, nonce, a.welcome_secret.span()).error(),
             group_errc::invalid_argument);
@@ -127,11 +126,11 @@ TEST(GroupPskSecret, OfficialVectors) {
     for (std::size_t i = 0; i < ids.size(); ++i) inputs.push_back({ids[i], keys[i]});
     counts.insert(inputs.size());
     const auto secret = derive_psk_secret(suite, inputs).value();
-    EXPECT_EQ(copy(secret.span()), hex_of(c["psk_secret"])) << to_string(suite.id()) << " " << inputs.size();
+    EXPECT_EQ(test::copy_of(secret.span()), hex_of(c["psk_secret"])) << to_string(suite.id()) << " " << inputs.size();
     if (inputs.size() > 1) {
       // The order of the PSKs matters (index and count are bound in).
       std::vector<psk_input> reversed(inputs.rbegin(), inputs.rend());
-      EXPECT_NE(copy(derive_psk_secret(suite, reversed)->span()), hex_of(c["psk_secret"]));
+      EXPECT_NE(test::copy_of(derive_psk_secret(suite, reversed)->span()), hex_of(c["psk_secret"]));
     }
   }
   EXPECT_GE(counts.size(), 2U);

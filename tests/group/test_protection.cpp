@@ -21,7 +21,7 @@ namespace {
 
 using test::hex;
 
-bytes hex_of(const nlohmann::json& v) { return hex(v.get<std::string>()); }
+using test::hex_of;
 
 // read_mls_message reads MLSMessage's version and wire format, then the body.
 template <class T>

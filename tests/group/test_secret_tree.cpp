@@ -22,8 +22,7 @@ namespace {
 using test::bytes;
 using test::hex;
 
-bytes hex_of(const nlohmann::json& v) { return hex(v.get<std::string>()); }
-bytes copy(bytes_view b) { return bytes(b.begin(), b.end()); }
+using test::hex_of;
 
 TEST(GroupSecretTree, OfficialVectors) {
   SEALWIRE_REQUIRE_VECTOR(path, "mls/secret-tree.json");
@@ -40,8 +39,8 @@ TEST(GroupSecretTree, OfficialVectors) {
       const auto& sd = c["sender_data"];
       const auto keys =
           derive_sender_data_keys(suite, hex_of(sd["sender_data_secret"]), hex_of(sd["ciphertext"])).value();
-      EXPECT_EQ(copy(keys.key_bytes()), hex_of(sd["key"]));
-      EXPECT_EQ(copy(keys.nonce.span()), hex_of(sd["nonce"]));
+      EXPECT_EQ(test::copy_of(keys.key_bytes()), hex_of(sd["key"]));
+      EXPECT_EQ(test::copy_of(keys.nonce.span()), hex_of(sd["nonce"]));
     }
     const bytes encryption_secret = hex_of(c["encryption_secret"]);
     auto receiver = secret_tree::create(suite, encryption_secret, n).value();
@@ -53,8 +52,8 @@ TEST(GroupSecretTree, OfficialVectors) {
           const char* name = type == ratchet_type::handshake ? "handshake" : "application";
           SCOPED_TRACE(std::string(name) + " leaf " + std::to_string(leaf) + " gen " + std::to_string(generation));
           const auto key = receiver.key_for(leaf, type, generation).value();
-          EXPECT_EQ(copy(key.key_bytes()), hex_of(g[std::string(name) + "_key"]));
-          EXPECT_EQ(copy(key.nonce.span()), hex_of(g[std::string(name) + "_nonce"]));
+          EXPECT_EQ(test::copy_of(key.key_bytes()), hex_of(g[std::string(name) + "_key"]));
+          EXPECT_EQ(test::copy_of(key.nonce.span()), hex_of(g[std::string(name) + "_nonce"]));
           ASSERT_TRUE(receiver.consume(leaf, type, generation));
           // The sender's path: next_key up to this generation.
           while (sender.next_generation(leaf, type).value() < generation) {
@@ -62,8 +61,8 @@ TEST(GroupSecretTree, OfficialVectors) {
           }
           const auto sent = sender.next_key(leaf, type).value();
           EXPECT_EQ(sent.generation, generation);
-          EXPECT_EQ(copy(sent.key_bytes()), copy(key.key_bytes()));
-          EXPECT_EQ(copy(sent.nonce.span()), copy(key.nonce.span()));
+          EXPECT_EQ(test::copy_of(sent.key_bytes()), test::copy_of(key.key_bytes()));
+          EXPECT_EQ(test::copy_of(sent.nonce.span()), test::copy_of(key.nonce.span()));
           ++checked;
         }
       }
@@ -99,7 +98,7 @@ TEST_F(GroupSecretTreeSchedule, OutOfOrderWithinTheWindow) {
     const auto k = fresh.key_for(3, t, g).value();
     ASSERT_TRUE(fresh.consume(3, t, g));
     if (g == 5) {
-      EXPECT_EQ(copy(k.key_bytes()), copy(k5.key_bytes()));
+      EXPECT_EQ(test::copy_of(k.key_bytes()), test::copy_of(k5.key_bytes()));
     }
   }
   // The other ratchet and other leaves are independent.

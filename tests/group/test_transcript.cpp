@@ -18,7 +18,7 @@ namespace {
 
 using test::hex;
 
-test::bytes hex_of(const nlohmann::json& v) { return hex(v.get<std::string>()); }
+using test::hex_of;
 
 TEST(GroupTranscript, OfficialVectors) {
   SEALWIRE_REQUIRE_VECTOR(path, "mls/transcript-hashes.json");

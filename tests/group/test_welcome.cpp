@@ -20,7 +20,7 @@
 namespace sealwire::record::group {
 namespace {
 
-bytes hex_of(const nlohmann::json& v) { return test::hex(v.get<std::string>()); }
+using test::hex_of;
 
 TEST(GroupWelcome, OfficialVectors) {
   SEALWIRE_REQUIRE_VECTOR(path, "mls/welcome.json");

@@ -27,7 +27,6 @@ namespace ref = sealwire::test::oracle::hpke;
 
 namespace {
 
-bytes to_vec(bytes_view b) { return bytes(b.begin(), b.end()); }
 
 // The oracle reproduces every case of the RFC 9180 vector file: key pairs,
 // enc and shared secret, key schedule, the first and last encryptions and
@@ -139,7 +138,7 @@ void p384_agreement(const p384_case& p) {
       ASSERT_TRUE(k);
       lib_r = std::move(*k);
     }
-    const ref::key_pair ref_r{to_vec(lib_r->priv.bytes()), to_vec(lib_r->pub.bytes())};
+    const ref::key_pair ref_r{test::copy_of(lib_r->priv.bytes()), test::copy_of(lib_r->pub.bytes())};
     if (round < 2) {
       const auto d = ref::derive_key_pair(kem, ikm_r);
       ASSERT_TRUE(d);
@@ -151,7 +150,7 @@ void p384_agreement(const p384_case& p) {
     }
     auto lib_s = derive_key_pair(kem_id::p384, ikm_s);
     ASSERT_TRUE(lib_s);
-    const ref::key_pair ref_s{to_vec(lib_s->priv.bytes()), to_vec(lib_s->pub.bytes())};
+    const ref::key_pair ref_s{test::copy_of(lib_s->priv.bytes()), test::copy_of(lib_s->pub.bytes())};
     const auto ref_e = ref::derive_key_pair(kem, ikm_e);
     ASSERT_TRUE(ref_e);
 
@@ -161,7 +160,7 @@ void p384_agreement(const p384_case& p) {
     auto snd = setup_sender(s, lib_r->pub, so);
     ASSERT_TRUE(snd) << snd.error().message();
     EXPECT_EQ(to_hex(snd->enc.bytes()), to_hex(ref_e->pk)) << "enc is not the derived ephemeral public key";
-    const bytes enc = to_vec(snd->enc.bytes());
+    const bytes enc = test::copy_of(snd->enc.bytes());
     const auto ss = ref::decap(kem, enc, ref_r, auth ? &ref_s.pk : nullptr);
     ASSERT_TRUE(ss);
     const auto ss_sender = ref::encap(kem, ref_r.pk, *ref_e, auth ? &ref_s : nullptr);
@@ -250,8 +249,8 @@ TEST(HpkeOracleP384Recipient, OpensForeignEncapsulations) {
     bytes e_sk, e_pk;
     ASSERT_TRUE(sealwire::test::oracle::evp_ec_key_pair("P-384", rng, 48, 97, e_sk, e_pk));
     const ref::key_pair e{e_sk, e_pk};
-    const ref::key_pair s{to_vec(snd->priv.bytes()), to_vec(snd->pub.bytes())};
-    const auto enc = ref::encap(kem, to_vec(r->pub.bytes()), e, auth ? &s : nullptr);
+    const ref::key_pair s{test::copy_of(snd->priv.bytes()), test::copy_of(snd->pub.bytes())};
+    const auto enc = ref::encap(kem, test::copy_of(r->pub.bytes()), e, auth ? &s : nullptr);
     ASSERT_TRUE(enc);
     const bytes info = rng.fill(12), psk = psk_mode ? rng.fill(32) : bytes{}, psk_id = psk_mode ? rng.fill(4) : bytes{};
     auto c = ref::key_schedule(kem, 2, 2, enc->shared_secret, {static_cast<std::uint8_t>(m), info, psk, psk_id});
@@ -297,8 +296,8 @@ void high_sequence_numbers() {
       ASSERT_TRUE(snd);
       auto rcv = setup_recipient(s, snd->enc.bytes(), r->priv, {.info = info});
       ASSERT_TRUE(rcv);
-      const ref::key_pair ref_r{to_vec(r->priv.bytes()), to_vec(r->pub.bytes())};
-      const auto ss = ref::decap(static_cast<std::uint16_t>(kem), to_vec(snd->enc.bytes()), ref_r);
+      const ref::key_pair ref_r{test::copy_of(r->priv.bytes()), test::copy_of(r->pub.bytes())};
+      const auto ss = ref::decap(static_cast<std::uint16_t>(kem), test::copy_of(snd->enc.bytes()), ref_r);
       ASSERT_TRUE(ss);
       const auto c = ref::key_schedule(static_cast<std::uint16_t>(kem), 1, static_cast<std::uint16_t>(a), *ss,
                                        {ref::mode_base, info, {}, {}});

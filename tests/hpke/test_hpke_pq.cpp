@@ -28,7 +28,6 @@ namespace {
 
 constexpr kem_id pq_kems[] = {kem_id::ml_kem_512, kem_id::ml_kem_768, kem_id::ml_kem_1024, kem_id::xwing};
 
-bytes to_vec(bytes_view v) { return bytes(v.begin(), v.end()); }
 
 // SHAKE256.LabeledDerive(ikm, "DeriveKeyPair", "", Nsk) written out as one
 // concatenated input (draft-ietf-hpke-pq 3).
@@ -51,11 +50,11 @@ bytes derive_seed(kem_id kem, const bytes& ikm, std::size_t nsk) {
 // The public key of a seed, computed by the KEM directly.
 bytes public_of_seed(kem_id kem, const bytes& seed) {
   switch (kem) {
-    case kem_id::ml_kem_512: return to_vec(crypto::ml_kem_512::decapsulation_key::from_seed(seed)->public_key().bytes());
-    case kem_id::ml_kem_768: return to_vec(crypto::ml_kem_768::decapsulation_key::from_seed(seed)->public_key().bytes());
+    case kem_id::ml_kem_512: return test::copy_of(crypto::ml_kem_512::decapsulation_key::from_seed(seed)->public_key().bytes());
+    case kem_id::ml_kem_768: return test::copy_of(crypto::ml_kem_768::decapsulation_key::from_seed(seed)->public_key().bytes());
     case kem_id::ml_kem_1024:
-      return to_vec(crypto::ml_kem_1024::decapsulation_key::from_seed(seed)->public_key().bytes());
-    default: return to_vec(crypto::xwing::decapsulation_key::from_seed(seed)->encapsulation_key());
+      return test::copy_of(crypto::ml_kem_1024::decapsulation_key::from_seed(seed)->public_key().bytes());
+    default: return test::copy_of(crypto::xwing::decapsulation_key::from_seed(seed)->encapsulation_key());
   }
 }
 
@@ -101,8 +100,8 @@ TEST(HpkePq, DeriveKeyPairIsTheDraftsLabeledDerive) {
       const bytes ikm(ikm_len, static_cast<std::uint8_t>(ikm_len + 1));
       const auto kp = derive_key_pair(kem, ikm).value();
       const bytes seed = derive_seed(kem, ikm, nsk);
-      EXPECT_EQ(to_vec(kp.priv.bytes()), seed) << to_string(kem);
-      EXPECT_EQ(to_vec(kp.pub.bytes()), public_of_seed(kem, seed)) << to_string(kem);
+      EXPECT_EQ(test::copy_of(kp.priv.bytes()), seed) << to_string(kem);
+      EXPECT_EQ(test::copy_of(kp.pub.bytes()), public_of_seed(kem, seed)) << to_string(kem);
       EXPECT_EQ(kp.priv.public_key(), kp.pub);
       EXPECT_EQ(kp.pub.kem(), kem);
       // The private key serializes as the seed and loads back to the same pair.
@@ -122,12 +121,12 @@ TEST(HpkePq, XWingDraftVectorsThroughHpke) {
   for (const auto& [seed, sk_hex, eseed, pk, ct, ss] : vectors) {
     EXPECT_EQ(sk_hex, seed);
     const auto sk = private_key::from(kem_id::xwing, seed).value();
-    EXPECT_EQ(to_vec(sk.public_key().bytes()), pk);
+    EXPECT_EQ(test::copy_of(sk.public_key().bytes()), pk);
     const auto pub = public_key::from(kem_id::xwing, pk).value();
     std::uint8_t shared[64];
     public_key enc;
     ASSERT_EQ(hpke::detail::encapsulate(kem_id::xwing, shared, enc, pub, nullptr, eseed).value(), 32u);
-    EXPECT_EQ(to_vec(enc.bytes()), ct);
+    EXPECT_EQ(test::copy_of(enc.bytes()), ct);
     EXPECT_EQ(bytes(shared, shared + 32), ss);
     std::uint8_t shared2[64];
     ASSERT_EQ(hpke::detail::decapsulate(kem_id::xwing, shared2, ct, sk, nullptr).value(), 32u);
@@ -216,13 +215,13 @@ TEST(HpkePq, WrongSizesAndBadKeysAreRefused) {
     const auto info = kem_info(kem).value();
     const suite s{kem, kdf_id::hkdf_sha256, aead_id::aes128_gcm};
     const auto kp = generate_key_pair(kem).value();
-    const bytes pk = to_vec(kp.pub.bytes());
+    const bytes pk = test::copy_of(kp.pub.bytes());
     for (std::size_t n : {std::size_t{0}, info.public_key - 1, info.public_key + 1})
       EXPECT_EQ(public_key::from(kem, bytes(n, 7)).error(), hpke_errc::invalid_public_key);
     for (std::size_t n : {std::size_t{0}, info.private_key - 1, info.private_key + 1})
       EXPECT_EQ(private_key::from(kem, bytes(n, 7)).error(), hpke_errc::invalid_private_key);
     const auto sender = setup_sender(s, kp.pub).value();
-    const bytes enc = to_vec(sender.enc.bytes());
+    const bytes enc = test::copy_of(sender.enc.bytes());
     for (std::size_t n : {std::size_t{0}, info.enc - 1, info.enc + 1, std::size_t{32}})
       EXPECT_EQ(setup_recipient(s, bytes(n, 7), kp.priv).error(), hpke_errc::invalid_encapsulation);
     // An encapsulation key with a coefficient >= q fails the FIPS 203 7.2

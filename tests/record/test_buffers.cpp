@@ -12,7 +12,7 @@
 namespace sealwire::record::test {
 namespace {
 
-bytes pattern(std::size_t n, std::uint8_t seed) {
+bytes buffer_pattern(std::size_t n, std::uint8_t seed) {
   bytes b(n);
   for (std::size_t i = 0; i < n; ++i) b[i] = static_cast<std::uint8_t>(i * 13 + seed + (i >> 7));
   return b;
@@ -33,7 +33,7 @@ TEST(RecordBuffers, IdleAfterTheHandshakeAndAfterDataDrained) {
   expect_idle(p.server, "server after the handshake");
 
   // Sealing takes the send buffer; sending everything gives it back.
-  const bytes data = pattern(40000, 1);
+  const bytes data = buffer_pattern(40000, 1);
   auto w = p.client.write(data);
   ASSERT_TRUE(w.has_value());
   EXPECT_TRUE(hook::send_buffer(p.client));
@@ -101,7 +101,7 @@ TEST(RecordBuffers, ControlRecordsLeaveNothingHeld) {
 TEST(RecordBuffers, AFailedRecordIsWipedAndTheBufferGoesUnlessPlaintextWaits) {
   auto key = make_key(hpke::kem_id::x25519);
   auto p = connected(client_cfg(*key), server_cfg(key));
-  const bytes first = pattern(3000, 2), second = pattern(3000, 3);
+  const bytes first = buffer_pattern(3000, 2), second = buffer_pattern(3000, 3);
   ASSERT_TRUE(p.client.write(first).has_value());
   ASSERT_TRUE(p.client.write(second).has_value());
   bytes wire = take_pending(p.client);

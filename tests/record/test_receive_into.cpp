@@ -15,7 +15,7 @@
 namespace sealwire::record::test {
 namespace {
 
-bytes pattern(std::size_t n, std::uint8_t seed) {
+bytes receive_pattern(std::size_t n, std::uint8_t seed) {
   bytes b(n);
   for (std::size_t i = 0; i < n; ++i) b[i] = static_cast<std::uint8_t>(i * 7 + seed + (i >> 9));
   return b;
@@ -28,7 +28,7 @@ pair make_pair() {
 
 TEST(RecordReceiveInto, WholeRecordsAndAKeyUpdateGoStraightIntoTheBuffer) {
   auto p = make_pair();
-  const bytes first = pattern(40000, 1), second = pattern(5000, 2);
+  const bytes first = receive_pattern(40000, 1), second = receive_pattern(5000, 2);
   bytes wire;
   write_all(p.client, first, wire);
   ASSERT_TRUE(p.client.update_keys().has_value());
@@ -50,7 +50,7 @@ TEST(RecordReceiveInto, WholeRecordsAndAKeyUpdateGoStraightIntoTheBuffer) {
 
 TEST(RecordReceiveInto, StopsAtAPartialRecordAndSaysHowMuchItNeeds) {
   auto p = make_pair();
-  const bytes data = pattern(20000, 3);
+  const bytes data = receive_pattern(20000, 3);
   bytes wire;
   write_all(p.client, data, wire);
   const auto recs = records_of(wire);
@@ -84,7 +84,7 @@ TEST(RecordReceiveInto, StopsAtAPartialRecordAndSaysHowMuchItNeeds) {
 
 TEST(RecordReceiveInto, LeavesRecordsItCannotTakeForReceiveAndKeepsTheOrder) {
   auto p = make_pair();
-  const bytes a = pattern(3000, 4), b = pattern(100, 5);
+  const bytes a = receive_pattern(3000, 4), b = receive_pattern(100, 5);
   bytes wire;
   write_all(p.client, a, wire);
   write_all(p.client, b, wire);
@@ -128,7 +128,7 @@ TEST(RecordReceiveInto, LeavesRecordsItCannotTakeForReceiveAndKeepsTheOrder) {
 
 TEST(RecordReceiveInto, AFailedRecordIsWipedAfterTheVerifiedOnesAreDelivered) {
   auto p = make_pair();
-  const bytes first = pattern(3000, 6), second = pattern(3000, 7);
+  const bytes first = receive_pattern(3000, 6), second = receive_pattern(3000, 7);
   bytes wire;
   write_all(p.client, first, wire);
   write_all(p.client, second, wire);
@@ -151,7 +151,7 @@ TEST(RecordReceiveInto, AFailedRecordIsWipedAfterTheVerifiedOnesAreDelivered) {
 
 TEST(RecordReceiveInto, ATamperedFirstRecordFailsAndIsWiped) {
   auto p = make_pair();
-  const bytes data = pattern(2000, 8);
+  const bytes data = receive_pattern(2000, 8);
   bytes wire;
   write_all(p.client, data, wire);
   wire[record_header_size + 5] ^= 0x40;  // a ciphertext byte
@@ -164,7 +164,7 @@ TEST(RecordReceiveInto, ATamperedFirstRecordFailsAndIsWiped) {
 
 TEST(RecordReceiveInto, BytesAfterTheCloseRecordAreAnError) {
   auto p = make_pair();
-  const bytes data = pattern(500, 9);
+  const bytes data = receive_pattern(500, 9);
   bytes wire;
   write_all(p.client, data, wire);
   ASSERT_TRUE(p.client.close().has_value());

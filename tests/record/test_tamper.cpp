@@ -21,7 +21,7 @@ namespace {
 
 using sealwire::test::seeded_random;
 
-constexpr std::uint64_t seed = 0x5ea1;
+constexpr std::uint64_t tamper_seed = 0x5ea1;
 
 class scoped_random {
  public:
@@ -35,7 +35,7 @@ class scoped_random {
   crypto::random_source* previous_;
 };
 
-enum class direction { to_server, to_client };
+enum class flow { to_server, to_client };
 
 struct session {
   std::shared_ptr<const client_config> cc;
@@ -63,38 +63,38 @@ session record_session(const combination& p) {
   s.cc = cc;
   s.sc = server_cfg(server_key);
 
-  scoped_random random(seed);
+  scoped_random random(tamper_seed);
   auto c = connection::client(s.cc);
   auto sv = connection::server(s.sc);
   EXPECT_TRUE(c && sv);
   EXPECT_EQ(s.cc->server_key.kem(), p.kem);
-  auto move = [&](connection& from, connection& to, direction d) {
+  auto move = [&](connection& from, connection& to, flow d) {
     const bytes w = take_pending(from);
     s.wire[static_cast<int>(d)].insert(s.wire[static_cast<int>(d)].end(), w.begin(), w.end());
     EXPECT_FALSE(deliver(to, w, whole(), &s.plaintext[static_cast<int>(d)]));
   };
-  move(*c, *sv, direction::to_server);
-  move(*sv, *c, direction::to_client);
-  move(*c, *sv, direction::to_server);
+  move(*c, *sv, flow::to_server);
+  move(*sv, *c, flow::to_client);
+  move(*c, *sv, flow::to_server);
   // The session runs under the combination's AEAD, not a default.
   EXPECT_TRUE(c->handshake_complete() && sv->handshake_complete());
   EXPECT_EQ(c->aead(), p.aead);
   EXPECT_EQ(sv->aead(), p.aead);
-  auto say = [&](connection& from, connection& to, direction d, std::string_view text) {
+  auto say = [&](connection& from, connection& to, flow d, std::string_view text) {
     EXPECT_TRUE(from.write(to_bytes(text)).has_value());
     move(from, to, d);
   };
-  say(*c, *sv, direction::to_server, "hello, server");
-  say(*sv, *c, direction::to_client, "hello, client");
+  say(*c, *sv, flow::to_server, "hello, server");
+  say(*sv, *c, flow::to_client, "hello, client");
   EXPECT_TRUE(c->update_keys().has_value());
   EXPECT_TRUE(sv->update_keys().has_value());
-  say(*c, *sv, direction::to_server, "after the key update");
-  say(*sv, *c, direction::to_client, "same here");
-  say(*c, *sv, direction::to_server, std::string(300, 'x'));
+  say(*c, *sv, flow::to_server, "after the key update");
+  say(*sv, *c, flow::to_client, "same here");
+  say(*c, *sv, flow::to_server, std::string(300, 'x'));
   EXPECT_TRUE(c->close().has_value());
-  move(*c, *sv, direction::to_server);
+  move(*c, *sv, flow::to_server);
   EXPECT_TRUE(sv->close().has_value());
-  move(*sv, *c, direction::to_client);
+  move(*sv, *c, flow::to_client);
   EXPECT_TRUE(c->peer_closed() && sv->peer_closed());
   return s;
 }
@@ -106,12 +106,12 @@ struct outcome {
 
 // replay feeds `wire` (possibly altered) to a fresh receiver in the recorded
 // session's initial state, then ends the input.
-outcome replay(const session& s, direction d, bytes_view wire, const splitter& split = whole()) {
-  scoped_random random(seed);
+outcome replay(const session& s, flow d, bytes_view wire, const splitter& split = whole()) {
+  scoped_random random(tamper_seed);
   auto c = connection::client(s.cc);  // draws the same randomness as the recording
   auto sv = connection::server(s.sc);
   EXPECT_TRUE(c && sv);
-  connection& receiver = d == direction::to_server ? *sv : *c;
+  connection& receiver = d == flow::to_server ? *sv : *c;
   outcome o;
   o.error = deliver(receiver, wire, split, &o.released);
   if (!o.error) o.error = receiver.end_of_input().error();
@@ -119,13 +119,13 @@ outcome replay(const session& s, direction d, bytes_view wire, const splitter& s
 }
 
 // released_before[k] is the plaintext released by records 0..k-1.
-std::vector<bytes> released_before(const session& s, direction d) {
+std::vector<bytes> released_before(const session& s, flow d) {
   const bytes& wire = s.wire[static_cast<int>(d)];
   std::vector<bytes> out{bytes{}};
-  scoped_random random(seed);
+  scoped_random random(tamper_seed);
   auto c = connection::client(s.cc);
   auto sv = connection::server(s.sc);
-  connection& receiver = d == direction::to_server ? *sv : *c;
+  connection& receiver = d == flow::to_server ? *sv : *c;
   bytes got;
   for (const auto& r : records_of(wire)) {
     EXPECT_FALSE(deliver(receiver, bytes_view(wire).subspan(r.offset, r.size), whole(), &got));
@@ -151,7 +151,7 @@ class RecordTamper : public ::testing::TestWithParam<std::tuple<bool, record_aea
 
 TEST_P(RecordTamper, TheRecordedSessionReplaysCleanly) {
   const session s = record_session(param());
-  for (direction d : {direction::to_server, direction::to_client}) {
+  for (flow d : {flow::to_server, flow::to_client}) {
     const outcome o = replay(s, d, s.wire[static_cast<int>(d)]);
     EXPECT_FALSE(o.error) << o.error.message();
     EXPECT_EQ(o.released, s.plaintext[static_cast<int>(d)]);
@@ -161,7 +161,7 @@ TEST_P(RecordTamper, TheRecordedSessionReplaysCleanly) {
 
 TEST_P(RecordTamper, EverySingleBitFlipIsRejectedAtItsRecord) {
   const session s = record_session(param());
-  for (direction d : {direction::to_server, direction::to_client}) {
+  for (flow d : {flow::to_server, flow::to_client}) {
     const bytes& wire = s.wire[static_cast<int>(d)];
     const auto recs = records_of(wire);
     ASSERT_EQ(recs.back().offset + recs.back().size, wire.size());
@@ -187,7 +187,7 @@ TEST_P(RecordTamper, EverySingleBitFlipIsRejectedAtItsRecord) {
 
 TEST_P(RecordTamper, TruncationAtEveryOffsetIsReported) {
   const session s = record_session(param());
-  for (direction d : {direction::to_server, direction::to_client}) {
+  for (flow d : {flow::to_server, flow::to_client}) {
     const bytes& wire = s.wire[static_cast<int>(d)];
     const auto recs = records_of(wire);
     const auto before = released_before(s, d);
@@ -202,7 +202,7 @@ TEST_P(RecordTamper, TruncationAtEveryOffsetIsReported) {
 
 TEST_P(RecordTamper, DroppedDuplicatedAndReorderedRecordsAreRejected) {
   const session s = record_session(param());
-  for (direction d : {direction::to_server, direction::to_client}) {
+  for (flow d : {flow::to_server, flow::to_client}) {
     const bytes& wire = s.wire[static_cast<int>(d)];
     const auto recs = records_of(wire);
     const auto before = released_before(s, d);
@@ -242,7 +242,7 @@ TEST_P(RecordTamper, DroppedDuplicatedAndReorderedRecordsAreRejected) {
         EXPECT_EQ(o.released, before[k]) << "swap " << k;
       }
     }
-    // Records of the other direction reflected back are rejected too.
+    // Records of the other flow reflected back are rejected too.
     const bytes& other = s.wire[1 - static_cast<int>(d)];
     const auto other_recs = records_of(other);
     bytes reflected(wire.begin(), wire.begin() + static_cast<std::ptrdiff_t>(recs[first_protected].offset));

@@ -14,6 +14,12 @@
 
 namespace sealwire::test {
 
+// Every AEAD the library offers.
+inline constexpr crypto::aead_algorithm all_aead_algorithms[] = {
+    crypto::aead_algorithm::chacha20_poly1305, crypto::aead_algorithm::xchacha20_poly1305,
+    crypto::aead_algorithm::xsalsa20_poly1305, crypto::aead_algorithm::chacha20_poly1305_original,
+    crypto::aead_algorithm::aes128_gcm,        crypto::aead_algorithm::aes256_gcm};
+
 struct sealed_message {
   bytes ct, tag;
 };

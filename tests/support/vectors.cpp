@@ -46,6 +46,39 @@ std::string to_hex(std::span<const std::uint8_t> b) {
   return s;
 }
 
+bytes add_le(const bytes& a, const bytes& b) {
+  bytes out(a.size());
+  unsigned carry = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    carry += static_cast<unsigned>(a[i]) + b.at(i);
+    out[i] = static_cast<std::uint8_t>(carry);
+    carry >>= 8;
+  }
+  return out;
+}
+
+bytes concat(std::initializer_list<bytes> parts) {
+  bytes out;
+  for (const bytes& p : parts) out.insert(out.end(), p.begin(), p.end());
+  return out;
+}
+
+bytes add_small(bytes x, unsigned v) {
+  for (std::size_t i = x.size(); i-- > 0 && v != 0;) {
+    v += x[i];
+    x[i] = static_cast<std::uint8_t>(v);
+    v >>= 8;
+  }
+  return x;
+}
+
+bool has_flag(const nlohmann::json& c, std::string_view flag) {
+  const auto& flags = c["flags"];
+  return std::any_of(flags.begin(), flags.end(), [&](const auto& f) { return f.template get<std::string>() == flag; });
+}
+
+bytes hex_of(const nlohmann::json& v) { return hex(v.get<std::string>()); }
+
 std::filesystem::path vectors_dir() {
   if (const char* env = std::getenv("SEALWIRE_VECTORS_DIR"); env != nullptr && *env != '\0') return env;
   return SEALWIRE_VECTORS_DIR_DEFAULT;

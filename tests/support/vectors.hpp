@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <initializer_list>
 #include <optional>
 #include <span>
 #include <string>
@@ -25,6 +26,30 @@ using bytes = std::vector<std::uint8_t>;
 [[nodiscard]] bytes hex(std::string_view s);
 [[nodiscard]] std::string to_hex(std::span<const std::uint8_t> b);
 [[nodiscard]] inline bytes to_bytes(std::string_view s) { return bytes(s.begin(), s.end()); }
+[[nodiscard]] inline bytes copy_of(std::span<const std::uint8_t> b) { return bytes(b.begin(), b.end()); }
+// hex_digest is H's digest of msg in hex (H::hash(out, msg), H::digest_size).
+template <class H>
+[[nodiscard]] std::string hex_digest(std::span<const std::uint8_t> msg) {
+  std::uint8_t out[H::digest_size];
+  H::hash(out, msg);
+  return to_hex(out);
+}
+// has_bmi2_adx tells whether this CPU has BMI2 and ADX (the mulx/adcx/adox fields).
+[[nodiscard]] inline bool has_bmi2_adx() {
+  const auto f = crypto::cpu::detected();
+  return (f & crypto::cpu::bmi2) && (f & crypto::cpu::adx);
+}
+// concat joins byte strings.
+[[nodiscard]] bytes concat(std::initializer_list<bytes> parts);
+// add_small returns the big-endian x + v (a carry out of the top byte is dropped).
+[[nodiscard]] bytes add_small(bytes x, unsigned v);
+// has_flag tells whether a Wycheproof case lists flag in its "flags".
+[[nodiscard]] bool has_flag(const nlohmann::json& c, std::string_view flag);
+// add_le adds two little-endian numbers of the same length; a carry out of
+// the top byte is dropped (the signature tests build S + L, which fits).
+[[nodiscard]] bytes add_le(const bytes& a, const bytes& b);
+// hex_of decodes a JSON string of hex digits.
+[[nodiscard]] bytes hex_of(const nlohmann::json& v);
 
 // vectors_dir is SEALWIRE_VECTORS_DIR from the environment when set and not
 // empty, else the CMake cache value the tests were built with (by default

@@ -654,12 +654,12 @@ struct p521_field {
 template <class F>
 void pow_public(typename F::fe& out, const typename F::fe& a, const std::uint8_t* e, std::size_t e_len,
                 const typename F::fe& one) noexcept {
-  using fe = typename F::fe;
-  fe pow[16];
+  using element = typename F::fe;
+  element pow[16];
   pow[0] = one;
   pow[1] = a;
   for (int i = 2; i < 16; ++i) F::mul(pow[i], pow[i - 1], a);
-  fe r = pow[e[0] >> 4];
+  element r = pow[e[0] >> 4];
   for (std::size_t i = 1; i < 2 * e_len; ++i) {
     const unsigned nibble = (static_cast<unsigned>(e[i / 2]) >> (i % 2 == 0 ? 4 : 0)) & 15u;
     F::sqr(r, r);
