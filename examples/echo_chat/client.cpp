@@ -193,6 +193,20 @@ void run_script(asio::io_context& io, client_options options, script s, std::fun
   asio::co_spawn(io, script_main(st, io), asio::detached);
 }
 
+namespace {
+
+// controls_terminal: a C1 control (U+0080..U+009F), or a bidirectional
+// formatting character (Unicode UAX #9: ALM U+061C, LRM/RLM U+200E/F,
+// LRE..RLO U+202A..U+202E, LRI..PDI U+2066..U+2069), with which a sender
+// could make the rest of a line display in another order than it was written
+// (the "Trojan Source" trick, CVE-2021-42574).
+bool controls_terminal(char32_t cp) {
+  return (cp >= 0x80 && cp <= 0x9f) || cp == 0x61c || cp == 0x200e || cp == 0x200f ||
+         (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+}  // namespace
+
 std::string terminal_safe(std::string_view text) {
   std::string out;
   out.reserve(text.size());
@@ -230,8 +244,10 @@ std::string terminal_safe(std::string_view text) {
       ++i;
       continue;
     }
-    const bool c1 = b == 0xc2 && static_cast<unsigned char>(text[i + 1]) < 0xa0;  // U+0080..U+009F
-    if (c1) {
+    // The code point: the lead byte's payload bits, then six per further byte.
+    char32_t cp = b & (0x7fu >> len);
+    for (std::size_t j = 1; j < len; ++j) cp = (cp << 6) | (static_cast<unsigned char>(text[i + j]) & 0x3fu);
+    if (controls_terminal(cp)) {
       out.push_back('?');
     } else {
       out.append(text.substr(i, len));

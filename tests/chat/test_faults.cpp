@@ -225,6 +225,12 @@ TEST(ChatTerminal, ControlCharactersNeverReachTheTerminal) {
       {"\xed\xa0\x80|\xf4\x90\x80\x80|\xf5\x80", "???|????|??"},  // surrogate, past U+10FFFF, F5
       {"\xe2\x82|\xe2\x82", "??|??"},                               // truncated, also at the end
       {"\xc3\xff\xfe", "???"},
+      // Bidirectional formatting: RLO ... PDF, LRM, RLM, ALM, RLI ... PDI; their
+      // neighbours (U+202F, U+2065, U+206A, U+061B) pass.
+      {"x\xe2\x80\xae" "evil\xe2\x80\xac|\xe2\x80\x8e|\xe2\x80\x8f|\xd8\x9c|\xe2\x81\xa7" "y\xe2\x81\xa9",
+       "x?evil?|?|?|?|?y?"},
+      {"\xe2\x80\xaa\xe2\x80\xab\xe2\x80\xad\xe2\x81\xa6\xe2\x81\xa8", "?????"},
+      {"\xe2\x80\xaf|\xe2\x81\xa5|\xe2\x81\xaa|\xd8\x9b", "\xe2\x80\xaf|\xe2\x81\xa5|\xe2\x81\xaa|\xd8\x9b"},
   };
   for (const auto& [in, want] : cases) EXPECT_EQ(terminal_safe(in), want) << base64_encode(std::vector<std::uint8_t>(in.begin(), in.end()));
 }
