@@ -29,14 +29,7 @@ template <class Sink>
   counter_lanes(counter, j[12], j[13]);
   v16 x0 = j[0], x1 = j[1], x2 = j[2], x3 = j[3], x4 = j[4], x5 = j[5], x6 = j[6], x7 = j[7];
   v16 x8 = j[8], x9 = j[9], x10 = j[10], x11 = j[11], x12 = j[12], x13 = j[13], x14 = j[14], x15 = j[15];
-  // The double rounds stay a loop (not unrolled): unrolled, each kernel was
-  // 13-15 KB of straight-line code that a one-step call runs once, so in an
-  // opener fed 1448-byte pieces (one step of each kernel per piece, with the
-  // MAC and XOR drivers between) it was fetched and decoded afresh every
-  // call: 462-504 TSC cycles for a step after 12-48 KB of other code against
-  // 399 warm (fenced rdtsc, Zen 5). Rolled, the kernels are 3-4 KB, stay in
-  // the op cache, cost the same warm and no more cold.
-#pragma GCC unroll 1
+#pragma GCC unroll 10
   for (unsigned i = 0; i < 10; ++i) {
     chacha_double_round(x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15);
     if (i >= g_begin && i < g_end) {
