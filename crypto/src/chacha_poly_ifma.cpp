@@ -13,6 +13,45 @@
 
 namespace sealwire::crypto::detail {
 
+namespace {
+
+// stitched_rounds runs one step's ten double rounds on the sixteen blocks
+// from `counter` and, after double rounds g_begin .. g_end - 1 (g_end <= 10),
+// one group of eight Poly1305 blocks each from mac + 128 * i, then hands the
+// keystream to emit (emit_keystream_x16's sink). All loads of `mac` precede
+// the stores the sink makes, so an opener may decrypt in place what it MACs.
+template <class Sink>
+[[gnu::always_inline]] inline void stitched_rounds(const std::uint32_t w[16], std::uint64_t counter, limbs44& acc,
+                                                   const multiplier44& step, __m512i top, const std::uint8_t* mac,
+                                                   unsigned g_begin, unsigned g_end, Sink&& emit) {
+  v16 j[16];
+  for (int i = 0; i < 16; ++i) j[i] = splat(w[i]);
+  counter_lanes(counter, j[12], j[13]);
+  v16 x0 = j[0], x1 = j[1], x2 = j[2], x3 = j[3], x4 = j[4], x5 = j[5], x6 = j[6], x7 = j[7];
+  v16 x8 = j[8], x9 = j[9], x10 = j[10], x11 = j[11], x12 = j[12], x13 = j[13], x14 = j[14], x15 = j[15];
+#pragma GCC unroll 10
+  for (unsigned i = 0; i < 10; ++i) {
+    chacha_double_round(x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15);
+    if (i >= g_begin && i < g_end) {
+      mul(acc, step);
+      acc = add(acc, split(_mm512_loadu_si512(mac + 128 * i), _mm512_loadu_si512(mac + 128 * i + 64), top));
+    }
+  }
+  emit_keystream_x16(x0 + j[0], x1 + j[1], x2 + j[2], x3 + j[3], x4 + j[4], x5 + j[5], x6 + j[6], x7 + j[7],
+                     x8 + j[8], x9 + j[9], x10 + j[10], x11 + j[11], x12 + j[12], x13 + j[13], x14 + j[14],
+                     x15 + j[15], emit);
+}
+
+// start_lanes begins the lanes with mac's first group (h joins lane 0, no
+// multiplication), as poly1305_lanes_ifma starts them.
+inline limbs44 start_lanes(const poly1305_state& st, const std::uint8_t* mac, __m512i top) {
+  limbs44 acc = split(_mm512_loadu_si512(mac), _mm512_loadu_si512(mac + 64), top);
+  add_h(acc, st, 1);
+  return acc;
+}
+
+}  // namespace
+
 // Requires st.powers == radix44x8 with the lanes live (poly1305.cpp's
 // poly1305_direct_lanes) and rounds == 20. `start`: the lanes begin with
 // this call's first group (h joins lane 0).
@@ -21,43 +60,39 @@ void chacha20_poly1305_x16_ifma(const std::uint32_t w[16], std::uint64_t counter
                                 const std::uint8_t* mac, bool start) noexcept {
   const multiplier44 step = step_multipliers(st);
   const __m512i top = _mm512_set1_epi64(static_cast<long long>(std::uint64_t{1} << 40));
-  limbs44 acc;
-  if (start) {
-    // The first group goes in without a multiplication; h joins lane 0
-    // (as poly1305_lanes_ifma starts its lanes).
-    acc = split(_mm512_loadu_si512(mac), _mm512_loadu_si512(mac + 64), top);
-    add_h(acc, st, 1);
-  } else {
-    acc = load_lanes(st);
-  }
-  // The groups of 8 blocks of `mac` still to absorb in this step (the
-  // started lanes took the first group already).
+  limbs44 acc = start ? start_lanes(st, mac, top) : load_lanes(st);
+  // The started lanes took the first step's first group already.
   unsigned g = start ? 1 : 0;
-  auto absorb = [&](const std::uint8_t* p) {
-    mul(acc, step);
-    acc = add(acc, split(_mm512_loadu_si512(p), _mm512_loadu_si512(p + 64), top));
-  };
-
   for (; steps != 0; --steps, counter += 16, in += 1024, out += 1024, mac += 1024) {
-    v16 j[16];
-    for (int i = 0; i < 16; ++i) j[i] = splat(w[i]);
-    counter_lanes(counter, j[12], j[13]);
-    v16 x0 = j[0], x1 = j[1], x2 = j[2], x3 = j[3], x4 = j[4], x5 = j[5], x6 = j[6], x7 = j[7];
-    v16 x8 = j[8], x9 = j[9], x10 = j[10], x11 = j[11], x12 = j[12], x13 = j[13], x14 = j[14], x15 = j[15];
-    // Ten double rounds with a Poly1305 step after each of the first eight
-    // (the started lanes skip the group they began with).
-#pragma GCC unroll 10
-    for (unsigned i = 0; i < 10; ++i) {
-      chacha_double_round(x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15);
-      if (i >= g && i < 8) absorb(mac + 128 * i);
-    }
+    stitched_rounds(w, counter, acc, step, top, mac, g, 8, [&](unsigned b, __m512i blk) {
+      const std::size_t off = 64 * std::size_t{b};
+      _mm512_storeu_si512(out + off, _mm512_xor_si512(_mm512_loadu_si512(in + off), blk));
+    });
     g = 0;
-    // The keystream: all of `mac` for this step was loaded above, so `out`
-    // may be `mac` (an opener decrypting in place what it MACs).
-    xor_keystream_x16(x0 + j[0], x1 + j[1], x2 + j[2], x3 + j[3], x4 + j[4], x5 + j[5], x6 + j[6], x7 + j[7],
-                      x8 + j[8], x9 + j[9], x10 + j[10], x11 + j[11], x12 + j[12], x13 + j[13], x14 + j[14],
-                      x15 + j[15], in, out);
   }
+  store_lanes(st, acc);
+}
+
+// One step split between the text and a keystream buffer: blocks 0 ..
+// direct - 1 decrypt `in` into `out` (in place or not), the rest go to
+// ks + 64 * block as raw keystream, while `groups` (1 to 10: one after each
+// double round) groups of mac go into the lanes. The opener runs it when its keystream runs out less than a
+// step before the piece ends: the MAC of the piece's text overlaps the
+// keystream its last bytes and the next piece will use.
+void chacha20_poly1305_ks_ifma(const std::uint32_t w[16], std::uint64_t counter, std::uint8_t* out,
+                               const std::uint8_t* in, unsigned direct, std::uint8_t ks[1024], poly1305_state& st,
+                               const std::uint8_t* mac, unsigned groups, bool start) noexcept {
+  const multiplier44 step = step_multipliers(st);
+  const __m512i top = _mm512_set1_epi64(static_cast<long long>(std::uint64_t{1} << 40));
+  limbs44 acc = start ? start_lanes(st, mac, top) : load_lanes(st);
+  stitched_rounds(w, counter, acc, step, top, mac, start ? 1 : 0, groups, [&](unsigned b, __m512i blk) {
+    const std::size_t off = 64 * std::size_t{b};
+    if (b < direct) {
+      _mm512_storeu_si512(out + off, _mm512_xor_si512(_mm512_loadu_si512(in + off), blk));
+    } else {
+      _mm512_store_si512(ks + off, blk);
+    }
+  });
   store_lanes(st, acc);
 }
 

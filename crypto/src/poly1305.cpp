@@ -398,17 +398,18 @@ void poly1305::mac(std::span<std::uint8_t, tag_size> tag, std::span<const std::u
 
 // poly1305_direct_lanes readies the IFMA lanes for a stitched kernel that
 // feeds nblocks (whole groups of 8) straight from the text: the lanes go live
-// (computing the powers of r if needed) when nothing is buffered. It returns
-// the state, or null when the IFMA kernels do not run at this CPU level or
-// the text is not aligned with the lanes' groups (buffered bytes: long
-// associated data that was not a multiple of 128 bytes, say); the caller
-// then uses update. After the kernel, the caller records the blocks with
-// poly1305_direct_done.
+// (computing the powers of r if needed; buf, holding at most a partial block
+// when they were not live, becomes the start of their next group). It
+// returns the state, or null when the IFMA kernels do not run at this CPU
+// level or the message is too short for the powers; the caller then uses
+// update. A kernel may feed the lanes only when buf_len is 0 (the text is at
+// a group boundary: update brings it there). After the kernel, the caller
+// records the blocks with poly1305_direct_done.
 detail::poly1305_state* detail::poly1305_direct_lanes(poly1305& p, std::size_t nblocks) noexcept {
 #if SEALWIRE_X86_KERNELS
   detail::poly1305_state& s = p.st();
   const detail::poly_kernels& k = detail::select();
-  if (k.powers != detail::poly1305_powers::radix44x8 || s.buf_len != 0) return nullptr;
+  if (k.powers != detail::poly1305_powers::radix44x8) return nullptr;
   if (s.live == detail::poly1305_powers::none) {
     if (!detail::prepare_powers(k, s, nblocks)) return nullptr;
     s.live = k.powers;

@@ -174,6 +174,15 @@ bool stream_take(stream_state& st, std::uint64_t blocks, std::uint64_t& first) n
   return true;
 }
 
+std::uint8_t* stream_take_buffer(stream_state& st, std::uint64_t& first) noexcept {
+  if (!stream_take(st, stream_buffer_blocks, first)) return nullptr;
+  st.ks_pos = 0;
+  st.ks_len = static_cast<std::uint16_t>(64 * stream_buffer_blocks);
+  st.ks_high = st.ks_len;  // the whole buffer: wipe clears it
+  st.xr = kernels_for(st.family).xr;
+  return st.ks;
+}
+
 std::string_view stream_provider(stream_family f) noexcept { return kernels_for(f).name; }
 
 }  // namespace detail

@@ -65,6 +65,14 @@ void stream_generate(stream_state& st, std::size_t need) noexcept;
 // buffered, sets `first` to the first block's counter and advances; false,
 // with nothing changed, when the limit does not allow them.
 [[nodiscard]] bool stream_take(stream_state& st, std::uint64_t blocks, std::uint64_t& first) noexcept;
+// stream_take_buffer hands the whole keystream buffer (stream_buffer_blocks
+// blocks) to a kernel the caller runs to fill it with raw keystream (the
+// opener's stitched step): it needs nothing buffered, sets `first` to the
+// first block's counter, advances and marks the buffer generated; null, with
+// nothing changed, when the limit does not allow the blocks. A kernel that
+// spends its first blocks elsewhere (on text directly) leaves them out of the
+// buffer: the caller then moves ks_pos past them.
+[[nodiscard]] std::uint8_t* stream_take_buffer(stream_state& st, std::uint64_t& first) noexcept;
 // stream_start resets the position to block `first` with nothing buffered.
 void stream_start(stream_state& st, std::uint64_t first) noexcept;
 

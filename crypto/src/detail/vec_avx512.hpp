@@ -45,13 +45,13 @@ inline void transpose4(v16 a, v16 b, v16 c, v16 d, __m512i r[4]) {
   r[3] = _mm512_unpackhi_epi64(t2, t3);
 }
 
-// xor_keystream_x16: the sixteen output words s0..s15 (lane b holding block
-// b's word) turned into sixteen consecutive 64-byte blocks and XORed with
-// 1024 bytes of `in` into `out`. Every load of a block precedes its store,
-// so `out` may equal `in`.
-[[gnu::always_inline]] inline void xor_keystream_x16(v16 s0, v16 s1, v16 s2, v16 s3, v16 s4, v16 s5, v16 s6, v16 s7,
-                                                     v16 s8, v16 s9, v16 s10, v16 s11, v16 s12, v16 s13, v16 s14,
-                                                     v16 s15, const std::uint8_t* in, std::uint8_t* out) {
+// emit_keystream_x16: the sixteen output words s0..s15 (lane b holding block
+// b's word) turned into sixteen consecutive 64-byte blocks, each handed to
+// sink(block index, block).
+template <class Sink>
+[[gnu::always_inline]] inline void emit_keystream_x16(v16 s0, v16 s1, v16 s2, v16 s3, v16 s4, v16 s5, v16 s6, v16 s7,
+                                                      v16 s8, v16 s9, v16 s10, v16 s11, v16 s12, v16 s13, v16 s14,
+                                                      v16 s15, Sink&& sink) {
   __m512i g[4][4];  // g[group][k]: words 4 * group.. of block 4L + k in lane L
   transpose4(s0, s1, s2, s3, g[0]);
   transpose4(s4, s5, s6, s7, g[1]);
@@ -65,11 +65,20 @@ inline void transpose4(v16 a, v16 b, v16 c, v16 d, __m512i r[4]) {
     const __m512i d = _mm512_shuffle_i32x4(g[2][k], g[3][k], 0xee);
     const __m512i blk[4] = {_mm512_shuffle_i32x4(a, c, 0x88), _mm512_shuffle_i32x4(a, c, 0xdd),
                             _mm512_shuffle_i32x4(b, d, 0x88), _mm512_shuffle_i32x4(b, d, 0xdd)};
-    for (int l = 0; l < 4; ++l) {
-      const std::size_t off = static_cast<std::size_t>(64 * (4 * l + k));
-      _mm512_storeu_si512(out + off, _mm512_xor_si512(_mm512_loadu_si512(in + off), blk[l]));
-    }
+    for (int l = 0; l < 4; ++l) sink(static_cast<unsigned>(4 * l + k), blk[l]);
   }
+}
+
+// xor_keystream_x16: the same blocks XORed with 1024 bytes of `in` into
+// `out`. Every load of a block precedes its store, so `out` may equal `in`.
+[[gnu::always_inline]] inline void xor_keystream_x16(v16 s0, v16 s1, v16 s2, v16 s3, v16 s4, v16 s5, v16 s6, v16 s7,
+                                                     v16 s8, v16 s9, v16 s10, v16 s11, v16 s12, v16 s13, v16 s14,
+                                                     v16 s15, const std::uint8_t* in, std::uint8_t* out) {
+  emit_keystream_x16(s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15,
+                     [&](unsigned b, __m512i blk) {
+                       const std::size_t off = 64 * std::size_t{b};
+                       _mm512_storeu_si512(out + off, _mm512_xor_si512(_mm512_loadu_si512(in + off), blk));
+                     });
 }
 
 // blocks_x16 runs a stream family on sixteen blocks at a time.
