@@ -63,6 +63,17 @@ TEST_P(Blake3Pool, HashParallelEqualsHash) {
   }
 }
 
+// Many threads on a large input: more pieces (382 here) than the plan held on
+// the stack (256), so the plan and the chaining values go to the heap.
+TEST(Blake3Parallel, PlansOfMoreThan256PiecesGoToTheHeap) {
+  test::seeded_random rng(19);
+  const bytes in = rng.fill((16 << 20) + 1000);
+  bytes want(32), got(32);
+  blake3::hash(want, in);
+  blake3::hash_parallel(got, in, 32);
+  EXPECT_EQ(got, want);
+}
+
 // Two threads calling at once: one gets the pool, the other runs alone (or
 // gets it when it is free); both get their own message's hash.
 TEST(Blake3Parallel, ConcurrentCallersEachGetTheirHash) {
