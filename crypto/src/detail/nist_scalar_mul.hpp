@@ -73,45 +73,77 @@ struct ec : ec_point<Curve> {
     return (m & ~neg) | ((half - m) & neg);
   }
 
-  // mul_var: out = k * P with signed 5-bit windows: a table of 0P..16P,
-  // then for every window five doublings and one complete addition of the
-  // entry selected in constant time (entry 0, the identity, included) and
-  // negated by a masked move when the digit is negative.
-  // The doublings run in Jacobian coordinates (dbl_jacobian). That is
-  // sound here because P was checked to be on the curve, whose order n is
-  // prime: every accumulator is a multiple of P, so either the identity
-  // (kept as (1 : 1 : 0) through the doublings) or a point with y != 0.
-  // The additions stay complete (RCB algorithm 4), so equal points,
-  // inverses and the identity need no case. Every scalar runs the same
-  // operations, the identity fix-up being a masked move.
+  // mul_var: out = k * P (projective) with signed 5-bit windows: a table
+  // of P..16P in Jacobian coordinates, then for every window five
+  // doublings and one addition of the entry selected in constant time,
+  // negated by a masked move when the digit is negative; a zero digit
+  // selects nothing (all-zero limbs) and its sum is discarded by mask.
+  //
+  // The accumulator stays in Jacobian coordinates and the additions are the
+  // incomplete add_jacobian, except the last. That is sound because P was
+  // checked to be on the curve, whose order n is prime (so no point has
+  // y = 0 and the doublings are exact, the identity kept as (1 : 1 : 0)),
+  // and because of the sizes: before window w >= 1 the accumulator is
+  // 32 V P with V = sum_{i>w} d_i 32^(i-w-1), the scalar's digits so far,
+  // and 0 <= V <= k / 32^(w+1) + 1, so 32 V < n - 16 (k < n) and the entry
+  // d P has 1 <= |d| <= 16: 32 V = +-d (mod n) would need 32 V = +-d or
+  // 32 V = n +- d, and neither can hold when V > 0 (32 V >= 32 > 16), while
+  // V = 0 is the identity, which takes the entry by mask. The last window
+  // (w = 0), where 32 V may reach n - 16 (k = n - 2|d| makes the
+  // accumulator equal the entry), uses the complete projective addition
+  // (RCB algorithm 4) instead. The table itself holds j P for
+  // j = 1..16, never equal or opposite to the P or jP/2 combined there.
+  // Every scalar runs the same operations.
   static void mul_var(point& out, const std::uint8_t* k_be, const affine& p) noexcept {
     constexpr std::size_t SW = signed_windows<5>;
+    static_assert(SW >= 2);
     struct state {
-      point table[17];
-      point r, t, j;
+      point table[16];  // Jacobian (j + 1) P
+      point j, t, keep, r;
       fe ny;
       temps w;  // the formulas' temporaries, wiped with the rest
-      std::uint64_t neg, d;
+      std::uint64_t neg, d, zero;
     } s;
-    s.table[0] = point{fe{}, k().one, fe{}};
-    s.table[1] = point{p.x, p.y, k().one};
-    dbl(s.table[2], s.table[1], s.w);
-    for (int j = 3; j < 17; ++j) add(s.table[j], s.table[j - 1], s.table[1], s.w);
-    s.d = signed_digit<5>(s.neg, k_be, SW - 1);  // the top digit is >= 0
-    select(s.r, s.table, 17, s.d);
+    s.table[0] = point{p.x, p.y, k().one};
+    for (std::size_t i = 1; i < 16; ++i) {
+      if (i % 2 == 1) {
+        dbl_jacobian(s.table[i], s.table[i / 2], s.w);  // (i + 1) P = 2 ((i + 1) / 2) P
+      } else {
+        s.table[i] = s.table[i - 1];
+        base_t::add_mixed_jacobian(s.table[i], p, s.w);  // (i + 1) P = i P + P
+      }
+    }
+    // The top digit is >= 0; zero selects nothing, made the identity.
+    s.d = signed_digit<5>(s.neg, k_be, SW - 1);
+    select(s.j, s.table, 16, s.d - 1);
+    s.zero = ct::mask_if_zero(s.d);
+    cmov(s.j.x, k().one, s.zero);
+    cmov(s.j.y, k().one, s.zero);
     for (std::size_t w = SW - 1; w-- > 0;) {
-      to_jacobian(s.j, s.r, s.w);
       dbl_jacobian(s.j, s.j, s.w);
       dbl_jacobian(s.j, s.j, s.w);
       dbl_jacobian(s.j, s.j, s.w);
       dbl_jacobian(s.j, s.j, s.w);
       dbl_jacobian(s.j, s.j, s.w);
-      from_jacobian(s.r, s.j, s.w);
       s.d = signed_digit<5>(s.neg, k_be, w);
-      select(s.t, s.table, 17, s.d);
+      select(s.t, s.table, 16, s.d - 1);  // d = 0 wraps to no entry
       F::sub(s.ny, fe{}, s.t.y);
       cmov(s.t.y, s.ny, s.neg);
-      add(s.r, s.r, s.t, s.w);
+      s.zero = ct::mask_if_zero(s.d);
+      if (w > 0) {  // w is public
+        s.keep = s.j;
+        base_t::add_jacobian(s.j, s.t, s.w);
+        cmov(s.j.x, s.keep.x, s.zero);
+        cmov(s.j.y, s.keep.y, s.zero);
+        cmov(s.j.z, s.keep.z, s.zero);
+      } else {
+        // Both to projective: (X Z : Y : Z^3); a zero digit's entry becomes
+        // (0 : 1 : 0), the identity, which the complete addition takes.
+        from_jacobian(s.r, s.j, s.w);
+        from_jacobian(s.keep, s.t, s.w);
+        cmov(s.keep.y, k().one, s.zero);
+        add(s.r, s.r, s.keep, s.w);
+      }
     }
     out = s.r;
     ct::wipe_object(s);

@@ -323,6 +323,23 @@ struct p256_adx_field {
     out.v[3] = t3;
   }
 
+  // half: a / 2 mod p. p is odd, so p is added when a is odd (by mask, in
+  // constant time) and the 257-bit even sum shifted right once; below p
+  // because a < p. Montgomery form is linear, so halving a R halves a.
+  static inline void half(fe& out, const fe& a) noexcept {
+    const std::uint64_t m = 0 - (a.v[0] & 1);
+    std::uint8_t c = 0;
+    const std::uint64_t s0 = addc(a.v[0], m, c);  // p0 = 2^64 - 1
+    const std::uint64_t s1 = addc(a.v[1], m & 0xffffffffULL, c);  // p1 = 2^32 - 1
+    const std::uint64_t s2 = addc(a.v[2], 0, c);  // p2 = 0
+    const std::uint64_t s3 = addc(a.v[3], m & p3, c);
+    const std::uint64_t s4 = c;
+    out.v[0] = s0 >> 1 | s1 << 63;
+    out.v[1] = s1 >> 1 | s2 << 63;
+    out.v[2] = s2 >> 1 | s3 << 63;
+    out.v[3] = s3 >> 1 | s4 << 63;
+  }
+
   // from_bytes reads a big-endian value (any 256-bit value: x R^2 / R is
   // below 2p, one subtraction ends it); false (public inputs only) when it
   // is not below p.
