@@ -478,25 +478,42 @@ struct ec_point {
     cmov(j.z, k().one, inf);
   }
 
-  // add_jacobian: j += q for Jacobian q, in constant time (Bernstein-Lange
-  // "add-2007-bl", 11M + 5S). Not complete, like add_mixed_jacobian: the
-  // caller guarantees that j is neither q nor -q, and that q is not the
-  // identity, unless j is the identity, which takes q by a masked move.
-  // mul_var shows why its sums never meet those cases. q must not alias j.
+  // add_jacobian: j += q for Jacobian q, in constant time (Cohen-Miyaji-Ono
+  // "add-1998-cmo-2" in the Explicit-Formulas Database, 12M + 4S: H =
+  // U2 - U1, R = S2 - S1, X3 = R^2 - H^3 - 2 U1 H^2, Y3 = R (U1 H^2 - X3) -
+  // S1 H^3, Z3 = Z1 Z2 H). As many products as "add-2007-bl" (11M + 5S)
+  // but seven additions instead of thirteen. Not complete, like
+  // add_mixed_jacobian: the caller guarantees that j is neither q nor -q,
+  // and that q is not the identity, unless j is the identity, which takes q
+  // by a masked move. mul_var shows why its sums never meet those cases.
+  // q must not alias j.
   static void add_jacobian(point& j, const point& q, temps& w) noexcept {
     const std::uint64_t inf = F::zero_mask(j.z);
-    fe &z1z1 = w.a[0], &z2z2 = w.a[1], &u1 = w.a[2], &u2 = w.a[3], &s1 = w.a[4], &s2 = w.a[5];
+    fe &z1z1 = w.a[0], &z2z2 = w.a[1], &u1 = w.a[2], &u2 = w.a[3], &s1 = w.a[4], &s2 = w.a[5], &t = w.a[6];
+    fe &hh = w.b[0], &hhh = w.b[1], &v = w.b[2];
     F::sqr(z1z1, j.z);
     F::sqr(z2z2, q.z);
     F::mul(u1, j.x, z2z2);
     F::mul(u2, q.x, z1z1);
-    F::mul(s1, j.y, q.z);
-    F::mul(s1, s1, z2z2);
-    F::mul(s2, q.y, j.z);
-    F::mul(s2, s2, z1z1);
+    F::mul(t, q.z, z2z2);
+    F::mul(s1, j.y, t);
+    F::mul(t, j.z, z1z1);
+    F::mul(s2, q.y, t);
     F::sub(u2, u2, u1);  // H
-    F::sub(s2, s2, s1);  // r
-    add_jacobian_tail(j, z1z1, u2, s2, u1, s1, &q.z, &z2z2, w);
+    F::sub(s2, s2, s1);  // R
+    F::sqr(hh, u2);
+    F::mul(hhh, u2, hh);
+    F::mul(v, u1, hh);
+    F::mul(t, j.z, q.z);
+    F::mul(j.z, t, u2);  // Z3 = Z1 Z2 H (j.z not read below)
+    F::sqr(t, s2);
+    F::sub(t, t, hhh);
+    F::add(u1, v, v);
+    F::sub(j.x, t, u1);  // X3 = R^2 - H^3 - 2V
+    F::sub(t, v, j.x);
+    F::mul(t, s2, t);
+    F::mul(s1, s1, hhh);
+    F::sub(j.y, t, s1);  // Y3 = R (V - X3) - S1 H^3
     cmov(j.x, q.x, inf);
     cmov(j.y, q.y, inf);
     cmov(j.z, q.z, inf);
