@@ -161,23 +161,37 @@ result<void> shared(bytes& out, const bytes& k, const bytes& peer) {
 }
 
 // fixed_base_boundary returns d 2^(e + 1) mod n as l big-endian bytes,
-// where 2^e = 16^(BW - 1) is the weight of the top Booth window of the
-// fixed-base multiplication (BW = ceil((bits(n) + 1) / 4) windows of 4 bits;
-// crypto/src/detail/nist_scalar_mul.hpp). Only for these scalars could the sum
-// of the lower windows equal the top window's point (the exceptional case of
-// the mixed addition); the argument in mul_base says their top digit is 0.
+// where 2^e = 2^(B (BW - 1)) is the weight of the top Booth window of the
+// fixed-base multiplication (B = 6 bits for P-256, 4 for P-384 and P-521;
+// BW = ceil((bits(n) + 1) / B) windows; crypto/src/detail/nist_scalar_mul.hpp).
+// Only for these scalars could the sum of the lower windows equal the top
+// window's point (the exceptional case of the mixed addition); the argument
+// in mul_base says their top digit is not d.
 bytes fixed_base_boundary(const bytes& n, unsigned d, std::size_t l) {
   BN_CTX* ctx = BN_CTX_new();
   BIGNUM* bn_n = BN_bin2bn(n.data(), static_cast<int>(n.size()), nullptr);
   BIGNUM* r = BN_new();
   bytes out(l, 0);
-  const int windows = (BN_num_bits(bn_n) + 1 + 3) / 4;
-  if (ctx && bn_n && r && BN_set_word(r, 2 * d) && BN_lshift(r, r, 4 * (windows - 1)) && BN_mod(r, r, bn_n, ctx))
+  const int width = BN_num_bits(bn_n) == 256 ? 6 : 4;
+  const int windows = (BN_num_bits(bn_n) + 1 + width - 1) / width;
+  if (ctx && bn_n && r && BN_set_word(r, 2 * d) && BN_lshift(r, r, width * (windows - 1)) &&
+      BN_mod(r, r, bn_n, ctx))
     BN_bn2binpad(r, out.data(), static_cast<int>(l));
   BN_free(r);
   BN_free(bn_n);
   BN_CTX_free(ctx);
   return out;
+}
+
+// ecdh_sub_small returns the big-endian x - v (x >= v, v < 256).
+bytes ecdh_sub_small(bytes x, unsigned v) {
+  int borrow = static_cast<int>(v);
+  for (std::size_t i = x.size(); i-- > 0 && borrow != 0;) {
+    const int d = x[i] - borrow;
+    borrow = d < 0 ? 1 : 0;
+    x[i] = static_cast<std::uint8_t>(d);
+  }
+  return x;
 }
 
 // scalar_from_integer left-pads or strips a big-endian integer (Wycheproof
@@ -588,57 +602,65 @@ TEST_F(EcdhNist, OpenSslPeerKeysReplayFromTheSeed) {
   });
 }
 
-TEST_F(EcdhNist, StructuredScalarsAgreeWithOpenSsl) {
-  // Scalars whose windows are all 0 or 15, runs of ones, powers of two and
-  // the top of the range stress the table selection, the identity entry and
-  // the carries. A = kG (fixed-base table) and k B (variable base) are
-  // checked against OpenSSL's derive from the other side.
-  for_each_ecdh_curve([]<class E>() {
-    using c = curve_info<E>;
-    SCOPED_TRACE(c::name);
-    const std::size_t l = E::scalar_size;
-    const bytes n = hex(c::n);
-    std::vector<bytes> scalars;
-    for (unsigned v = 1; v <= 17; ++v) scalars.push_back(test::add_small(bytes(l, 0), v));
-    for (std::size_t bits : {8u, 63u, 64u, 65u, 127u, 128u, 192u, 255u, 256u, 383u, 384u, 520u}) {
-      if (bits >= 8 * l) continue;
-      bytes pow2(l, 0), ones(l, 0);
-      pow2[l - 1 - bits / 8] = static_cast<std::uint8_t>(1u << (bits % 8));
-      for (std::size_t b = 0; b < bits; ++b) ones[l - 1 - b / 8] |= static_cast<std::uint8_t>(1u << (b % 8));
-      for (const bytes& k : {pow2, ones, test::add_small(pow2, 1)}) {
-        if (E::check_private_key(scalar_of<E>(k))) scalars.push_back(k);
-      }
-    }
-    for (std::uint8_t pattern : {0xf0, 0x0f, 0xff, 0xaa, 0x55, 0x80}) {
-      bytes k(l, pattern);
-      k[0] &= n[0];  // below n's top byte, so in range
+namespace {
+
+// Scalars whose windows are all 0 or 15, runs of ones, powers of two and
+// the top of the range stress the table selection, the identity entry and
+// the carries. A = kG (fixed-base table) and k B (variable base) are
+// checked against OpenSSL's derive from the other side.
+template <class E>
+void structured_scalars_agree_with_openssl() {
+  using c = curve_info<E>;
+  SCOPED_TRACE(c::name);
+  const std::size_t l = E::scalar_size;
+  const bytes n = hex(c::n);
+  std::vector<bytes> scalars;
+  for (unsigned v = 1; v <= 17; ++v) scalars.push_back(test::add_small(bytes(l, 0), v));
+  for (std::size_t bits : {8u, 63u, 64u, 65u, 127u, 128u, 192u, 255u, 256u, 383u, 384u, 520u}) {
+    if (bits >= 8 * l) continue;
+    bytes pow2(l, 0), ones(l, 0);
+    pow2[l - 1 - bits / 8] = static_cast<std::uint8_t>(1u << (bits % 8));
+    for (std::size_t b = 0; b < bits; ++b) ones[l - 1 - b / 8] |= static_cast<std::uint8_t>(1u << (b % 8));
+    for (const bytes& k : {pow2, ones, test::add_small(pow2, 1)}) {
       if (E::check_private_key(scalar_of<E>(k))) scalars.push_back(k);
     }
-    for (unsigned d = 1; d <= 3; ++d) scalars.push_back(fixed_base_boundary(n, d, l));
-    bytes top = n;
-    for (unsigned d = 1; d <= 5; ++d) {
-      top.back() = static_cast<std::uint8_t>(n.back() - d);  // n's last byte is large enough
-      scalars.push_back(top);
-    }
-    test::seeded_random rng(0x5e1f);
-    bytes b, b_pub;
-    ASSERT_TRUE(openssl_key_pair<E>(rng, b, b_pub));
-    SCOPED_TRACE("OpenSSL's side: b = " + test::to_hex(b));
-    pkey kb = openssl_key<E>(b_pub, &b);
-    ASSERT_NE(kb.k, nullptr);
-    for (const bytes& k : scalars) {
-      ASSERT_TRUE(E::check_private_key(scalar_of<E>(k))) << test::to_hex(k);
-      const bytes a_pub = public_of<E>(k);
-      ASSERT_EQ(a_pub.size(), E::point_size) << test::to_hex(k);
-      pkey ka = openssl_key<E>(a_pub, nullptr);
-      ASSERT_NE(ka.k, nullptr) << "OpenSSL refused k G for k = " << test::to_hex(k);
-      const auto theirs = evp_derive(kb.k, ka.k, E::secret_size);
-      ASSERT_TRUE(theirs) << test::to_hex(k);
-      bytes ours;
-      ASSERT_TRUE(shared<E>(ours, k, b_pub)) << test::to_hex(k);
-      EXPECT_EQ(test::to_hex(ours), test::to_hex(*theirs)) << test::to_hex(k);
-    }
-  });
+  }
+  for (std::uint8_t pattern : {0xf0, 0x0f, 0xff, 0xaa, 0x55, 0x80}) {
+    bytes k(l, pattern);
+    k[0] &= n[0];  // below n's top byte, so in range
+    if (E::check_private_key(scalar_of<E>(k))) scalars.push_back(k);
+  }
+  // Every positive top digit of P-256's 6-bit fixed-base windows (16), the
+  // first three elsewhere.
+  const unsigned top_digits = l == 32 ? 16 : 3;
+  for (unsigned d = 1; d <= top_digits; ++d) scalars.push_back(fixed_base_boundary(n, d, l));
+  // n - 1 .. n - 33: n - 2|d| for a last digit d makes the variable-base
+  // accumulator equal to the last entry (mul_var's complete last addition).
+  for (unsigned d = 1; d <= 33; ++d) scalars.push_back(ecdh_sub_small(n, d));
+  test::seeded_random rng(0x5e1f);
+  bytes b, b_pub;
+  ASSERT_TRUE(openssl_key_pair<E>(rng, b, b_pub));
+  SCOPED_TRACE("OpenSSL's side: b = " + test::to_hex(b));
+  pkey kb = openssl_key<E>(b_pub, &b);
+  ASSERT_NE(kb.k, nullptr);
+  for (const bytes& k : scalars) {
+    ASSERT_TRUE(E::check_private_key(scalar_of<E>(k))) << test::to_hex(k);
+    const bytes a_pub = public_of<E>(k);
+    ASSERT_EQ(a_pub.size(), E::point_size) << test::to_hex(k);
+    pkey ka = openssl_key<E>(a_pub, nullptr);
+    ASSERT_NE(ka.k, nullptr) << "OpenSSL refused k G for k = " << test::to_hex(k);
+    const auto theirs = evp_derive(kb.k, ka.k, E::secret_size);
+    ASSERT_TRUE(theirs) << test::to_hex(k);
+    bytes ours;
+    ASSERT_TRUE(shared<E>(ours, k, b_pub)) << test::to_hex(k);
+    EXPECT_EQ(test::to_hex(ours), test::to_hex(*theirs)) << test::to_hex(k);
+  }
+}
+
+}  // namespace
+
+TEST_F(EcdhNist, StructuredScalarsAgreeWithOpenSsl) {
+  for_each_ecdh_curve([]<class E>() { structured_scalars_agree_with_openssl<E>(); });
 }
 
 TEST_F(EcdhNist, GenerateGivesAMatchingKeyPair) {
@@ -713,7 +735,8 @@ TEST_F(EcdhNist, GenerateRejectsOutOfRangeDraws) {
 }
 
 // P-256 has two kernels (portable, BMI2/ADX): the vectors, the edge scalars,
-// the Wycheproof point file and the OpenSSL differential at every level.
+// the Wycheproof point file, the OpenSSL differential and the structured
+// scalars at every level.
 TEST_F(EcdhNist, P256AtEveryLevel) {
   test::at_every_level([] {
     SCOPED_TRACE(crypto::p256::provider());
@@ -721,5 +744,6 @@ TEST_F(EcdhNist, P256AtEveryLevel) {
     small_and_edge_scalars<p256>();
     wycheproof_ecpoint_file<p256>();
     differential_against_openssl<p256>();
+    structured_scalars_agree_with_openssl<p256>();
   });
 }

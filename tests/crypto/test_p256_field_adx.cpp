@@ -109,6 +109,15 @@ void check_p256_pair(const be32& xb, const be32& yb) {
     }
     portable::fe r;
     adx::fe r4;
+    // half (the adx field's own, for the doubling): 2 half(x) = x, checked
+    // with the portable addition, and the result fully reduced.
+    adx::half(r4, x4);
+    const portable::fe h{{r4.v[0], r4.v[1], r4.v[2], r4.v[3]}};
+    portable::add(r, h, h);
+    EXPECT_EQ(hex_of(r.v), hex_of(x.v)) << "half";
+    be32 hb;
+    for (std::size_t i = 0; i < 32; ++i) hb[31 - i] = static_cast<std::uint8_t>(r4.v[i / 8] >> (8 * (i % 8)));
+    EXPECT_TRUE(below_p(hb)) << "half reduced";
     portable::sqr(r, x);
     adx::sqr(r4, x4);
     EXPECT_EQ(hex_of(r.v), hex_of(r4.v)) << "sqr";
