@@ -367,8 +367,15 @@ class session : public relay_peer, public std::enable_shared_from_this<session> 
     signal_.cancel();
   }
 
+  // writer seals the queued lines straight into the record layer's send
+  // buffer, about one record's worth (write_chunk) at a time, and sends
+  // them: no copy of the lines per connection, which stay shared until
+  // every recipient sealed them. Lines sealed count against the outbound cap
+  // until they are sent, as they did while queued.
+  static constexpr std::size_t write_chunk = 16 * 1024;
+
   awaitable<void> writer(std::shared_ptr<session> self) {
-    std::string batch;
+    std::vector<record::bytes_view> views;
     while (!closed_) {
       if (queue_.empty()) {
         if (quitting_) {
@@ -382,16 +389,38 @@ class session : public relay_peer, public std::enable_shared_from_this<session> 
         co_await signal_.async_wait(use_tuple);
         continue;
       }
-      batch.clear();
-      while (!queue_.empty() && batch.size() < 16 * 1024) {
-        batch += *queue_.front();
+      views.clear();
+      std::size_t offered = 0;
+      for (auto it = queue_.begin(); it != queue_.end() && offered < write_chunk; ++it) {
+        const auto& line = **it;
+        const std::size_t skip = it == queue_.begin() ? front_taken_ : 0;
+        views.emplace_back(reinterpret_cast<const std::uint8_t*>(line.data()) + skip, line.size() - skip);
+        offered += line.size() - skip;
+      }
+      auto taken = stream_.native_handle()->write(std::span<const record::bytes_view>(views));
+      if (!taken) {
+        close("write failed: " + taken.error().message());
+        co_return;
+      }
+      // Drop the lines sealed whole; a line sealed in part keeps its place.
+      std::size_t sealed = *taken;
+      while (sealed != 0) {
+        const std::size_t left = queue_.front()->size() - front_taken_;
+        if (sealed < left) {
+          front_taken_ += sealed;
+          break;
+        }
+        sealed -= left;
+        front_taken_ = 0;
         queue_.pop_front();
       }
-      auto [ec, n] = co_await asio::async_write(stream_, asio::buffer(batch), use_tuple);
-      if (closed_) co_return;  // close() released the batch with the rest
-      queued_ -= batch.size();
-      release(batch.size());
-      st_->bytes_out.fetch_add(n, std::memory_order_relaxed);
+      // An empty write sends what the connection has pending.
+      auto [ec, n] = co_await stream_.async_write_some(asio::const_buffer(), use_tuple);
+      static_cast<void>(n);
+      if (closed_) co_return;  // close() released the sealed bytes with the rest
+      queued_ -= *taken;
+      release(*taken);
+      st_->bytes_out.fetch_add(*taken, std::memory_order_relaxed);
       if (ec) {
         close("write failed: " + ec.message());
         co_return;
@@ -434,6 +463,7 @@ class session : public relay_peer, public std::enable_shared_from_this<session> 
     release(queued_);
     queued_ = 0;
     queue_.clear();
+    front_taken_ = 0;
     st_->account(-static_cast<std::int64_t>(partial_.size()));
     partial_.clear();
     batch_.clear();
@@ -453,7 +483,8 @@ class session : public relay_peer, public std::enable_shared_from_this<session> 
   std::string partial_;  // an incomplete line
   std::string batch_;    // chat lines of the current read, for one broadcast
   std::deque<std::shared_ptr<const std::string>> queue_;
-  std::size_t queued_ = 0;                   // bytes in queue_ and in the batch being written
+  std::size_t front_taken_ = 0;              // bytes of queue_.front() sealed already
+  std::size_t queued_ = 0;                   // bytes in queue_ and sealed but not yet sent
   std::atomic<std::size_t> outbound_{0};     // queued_ plus lines posted but not yet queued
   std::atomic<bool> overflowed_{false};
   bool handshaken_ = false, joined_ = false, quit_requested_ = false, quitting_ = false, closed_ = false;
