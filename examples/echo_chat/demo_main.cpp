@@ -355,6 +355,10 @@ int main(int argc, char** argv) {
               static_cast<double>(bytes) / 1e6);
   std::printf("  server          peak %lld bytes buffered across all connections\n",
               static_cast<long long>(stats.buffered_peak));
+  std::printf("                  outgoing lines at peak %.1f MiB real (each once, shared by the queues), %lld queue "
+              "entries at peak (%.1f MiB of pointers)\n",
+              mib(stats.line_bytes_peak), static_cast<long long>(stats.queue_entries_peak),
+              mib(stats.queue_entries_peak * static_cast<std::int64_t>(sizeof(std::shared_ptr<const std::string>))));
   sampler.print();
   // The chat's own queues above count a line once per recipient; the
   // process's peak resident memory (server and clients, both ends of every
