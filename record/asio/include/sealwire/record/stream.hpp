@@ -291,9 +291,9 @@ class stream {
   }
 
   // async_write_some: completion signature void(error_code, std::size_t).
-  // The data is sealed when the operation starts. With no data it sends what
-  // the connection has pending (records sealed with native_handle()->write). Each wait for the peer to
-  // take bytes is bounded by stream_timeouts::idle.
+  // The data is sealed when the operation starts; with no data it sends what
+  // the connection has pending (records sealed with native_handle()->write).
+  // Each wait for the peer to take bytes is bounded by stream_timeouts::idle.
   template <class ConstBufferSequence, class Token = boost::asio::default_completion_token_t<executor_type>>
   auto async_write_some(const ConstBufferSequence& buffers, Token&& token = Token()) {
     return boost::asio::async_compose<Token, void(error_code, std::size_t)>(
