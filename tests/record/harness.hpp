@@ -41,6 +41,7 @@ struct connection_test_access {
   // The buffers that come and go with the data (issue 22 item 8).
   static bool plaintext_buffer(const connection& c) { return c.plain_.allocated(); }
   static bool send_buffer(const connection& c) { return c.out_.allocated(); }
+  static std::size_t send_buffer_size(const connection& c) { return c.out_.size(); }
   static std::size_t handshake_buffer(const connection& c) { return c.hs_buf_.capacity(); }
   static result<void> seal_empty_application_record(connection& c) {
     // Room for the record as padded (the send buffer is allocated to what is asked).
