@@ -393,11 +393,13 @@ class session : public relay_peer, public std::enable_shared_from_this<session> 
   }
 
   // writer seals the queued lines straight into the record layer's send
-  // buffer, about one record's worth (write_chunk) at a time, and sends
-  // them: no copy of the lines per connection, which stay shared until
-  // every recipient sealed them. Lines sealed count against the outbound cap
-  // until they are sent, as they did while queued.
+  // buffer, about one record's worth (write_chunk, or write_lines lines) at
+  // a time, and sends them: no copy of the lines per connection, which stay
+  // shared until every recipient sealed them. Lines sealed count against the
+  // outbound cap until they are sent, as they did while queued. The list of
+  // lines in hand goes when the queue drains, so an idle writer holds none.
   static constexpr std::size_t write_chunk = 16 * 1024;
+  static constexpr std::size_t write_lines = 128;
 
   awaitable<void> writer(std::shared_ptr<session> self) {
     std::vector<record::bytes_view> views;
@@ -410,13 +412,14 @@ class session : public relay_peer, public std::enable_shared_from_this<session> 
           close(ec ? "write failed: " + ec.message() : std::string("client quit"));
           co_return;
         }
+        std::vector<record::bytes_view>().swap(views);
         signal_.expires_at(clock_type::time_point::max());
         co_await signal_.async_wait(use_tuple);
         continue;
       }
       views.clear();
       std::size_t offered = 0;
-      for (auto it = queue_.begin(); it != queue_.end() && offered < write_chunk; ++it) {
+      for (auto it = queue_.begin(); it != queue_.end() && offered < write_chunk && views.size() < write_lines; ++it) {
         const auto& line = **it;
         const std::size_t skip = it == queue_.begin() ? front_taken_ : 0;
         views.emplace_back(reinterpret_cast<const std::uint8_t*>(line.data()) + skip, line.size() - skip);
