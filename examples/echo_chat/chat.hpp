@@ -93,8 +93,16 @@ struct server_stats {
   std::uint64_t lines_out = 0;        // batches of lines and notices put into outgoing queues
   std::uint64_t bytes_in = 0;         // application bytes received
   std::uint64_t bytes_out = 0;        // application bytes written
-  std::int64_t buffered_now = 0;      // bytes queued in or out across all connections (never negative)
+  // The caps' accounting: bytes queued in or out across all connections
+  // (never negative), a line counted once per connection that queued it.
+  std::int64_t buffered_now = 0;
   std::int64_t buffered_peak = 0;
+  // Real memory of the outgoing lines: each line's bytes once, however many
+  // connections queue it (they share it), while any holds it; and the
+  // queues' entries (a shared pointer each). The group relay's lines are
+  // outside these counts.
+  std::int64_t line_bytes_now = 0, line_bytes_peak = 0;
+  std::int64_t queue_entries_now = 0, queue_entries_peak = 0;
   std::map<std::string, std::uint64_t> disconnects;  // reason -> count
   // Group relay (group_relay.hpp).
   std::uint64_t groups_now = 0;

@@ -4,6 +4,7 @@
 #include "base64.hpp"
 #include "chat.hpp"
 #include "group_member.hpp"
+#include "heap_count.hpp"
 
 #include <sealwire/crypto/aead.hpp>
 #include <sealwire/crypto/cpu.hpp>
@@ -16,6 +17,7 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <map>
 #include <mutex>
@@ -174,9 +176,52 @@ bool group_round(std::size_t members, std::size_t messages) {
   return good && found == 0 && leaked_to_leaver == 0 && payloads > 0;
 }
 
+double mib(std::int64_t bytes) { return static_cast<double>(bytes) / (1024.0 * 1024.0); }
+
+// heap_sampler reads the heap counts every 2 ms on its own thread and keeps
+// the reading with the most server bytes: the breakdown at (about) the peak.
+class heap_sampler {
+ public:
+  explicit heap_sampler(std::int64_t base) : base_(base), thread_([this] { run(); }) {}
+  ~heap_sampler() { stop(); }
+  void stop() {
+    done_ = true;
+    if (thread_.joinable()) thread_.join();
+  }
+  [[nodiscard]] const chat::heap_count::snapshot& at_peak() const { return best_; }
+  // print: the server's peak heap and what it held then.
+  void print() const {
+    namespace hc = chat::heap_count;
+    std::printf("  server heap     peak %.1f MiB live in the server's allocations (counted by the demo's operator new)\n",
+                mib(hc::peak_server() - base_));
+    std::printf("                  at the sampled peak (%.1f MiB): input buffers %.1f MiB (%lld), send buffers %.1f MiB "
+                "(%lld), plaintext buffers %.1f MiB (%lld), the rest %.1f MiB (%lld blocks)\n",
+                mib(best_.server - base_), mib(best_.by_kind[hc::input_buffer]),
+                static_cast<long long>(best_.blocks[hc::input_buffer]), mib(best_.by_kind[hc::send_buffer]),
+                static_cast<long long>(best_.blocks[hc::send_buffer]), mib(best_.by_kind[hc::plaintext_buffer]),
+                static_cast<long long>(best_.blocks[hc::plaintext_buffer]), mib(best_.by_kind[hc::other] - base_),
+                static_cast<long long>(best_.blocks[hc::other]));
+  }
+
+ private:
+  void run() {
+    while (!done_) {
+      const auto s = chat::heap_count::now();
+      if (s.server > best_.server) best_ = s;
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+  }
+  std::int64_t base_;
+  std::atomic<bool> done_{false};
+  chat::heap_count::snapshot best_{};
+  std::thread thread_;
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  // The clients run on this thread; the server's allocations are the others'.
+  chat::heap_count::mark_client_thread();
   CLI::App app("sealwire demo: an end-to-end encrypted echo chat on loopback");
   std::size_t clients = 16, messages = 200, size = 48, transcript_lines = 14;
   app.add_option("--clients", clients, "chat clients")->capture_default_str()->check(CLI::Range(1, 5000));
@@ -230,6 +275,10 @@ int main(int argc, char** argv) {
   so.limits.max_outbound_buffer =
       std::max<std::size_t>(so.limits.max_outbound_buffer, 2 * clients * window * (size + 24));
   so.key = std::make_shared<const hpke::private_key>(std::move(kp.priv));
+  // The server's record limits (server.cpp): a plaintext buffer holds
+  // max_buffered_plaintext + max_record_size + 1 bytes (connection.cpp).
+  chat::heap_count::classify(so.limits.max_inbound_buffer + 16 * 1024 + 1);
+  heap_sampler sampler(chat::heap_count::now().server);
   chat::server server(std::move(so));
   const auto ep = server.start();
   std::printf("  server          %s:%u\n", ep.address().to_string().c_str(), ep.port());
@@ -273,6 +322,7 @@ int main(int argc, char** argv) {
   }
   io.run();
   const auto t_end = clock_type::now();
+  sampler.stop();
   server.stop();
 
   std::printf("transcript, as %s saw it:\n", nick(0).c_str());
@@ -305,6 +355,11 @@ int main(int argc, char** argv) {
               static_cast<double>(bytes) / 1e6);
   std::printf("  server          peak %lld bytes buffered across all connections\n",
               static_cast<long long>(stats.buffered_peak));
+  std::printf("                  outgoing lines at peak %.1f MiB real (each once, shared by the queues), %lld queue "
+              "entries at peak (%.1f MiB of pointers)\n",
+              mib(stats.line_bytes_peak), static_cast<long long>(stats.queue_entries_peak),
+              mib(stats.queue_entries_peak * static_cast<std::int64_t>(sizeof(std::shared_ptr<const std::string>))));
+  sampler.print();
   // The chat's own queues above count a line once per recipient; the
   // process's peak resident memory (server and clients, both ends of every
   // connection in this process) is what the heap really reached.

@@ -46,6 +46,17 @@ unsigned thread_count(const server_options& o) {
 }
 }  // namespace
 
+// gauge: a count now and its peak, updated from any thread.
+struct gauge {
+  std::atomic<std::int64_t> now{0}, peak{0};
+  void add(std::int64_t delta) {
+    const std::int64_t v = now.fetch_add(delta, std::memory_order_relaxed) + delta;
+    std::int64_t p = peak.load(std::memory_order_relaxed);
+    while (v > p && !peak.compare_exchange_weak(p, v, std::memory_order_relaxed)) {
+    }
+  }
+};
+
 struct server::state {
   explicit state(server_options o)
       : options(std::move(o)),
@@ -57,6 +68,10 @@ struct server::state {
   server_options options;
   std::shared_ptr<const record::server_config> record_config;
   unsigned threads;
+  // The outgoing lines' real memory: each line once, however many queues
+  // hold it, and the queues' entries. Before the pool: a line held by a
+  // handler the pool drops when it goes is counted off here.
+  gauge line_bytes, queue_entries;
   // The worker threads. Declared before every I/O object bound to it, so it
   // outlives them; joined by server::stop(), destroyed last.
   asio::thread_pool pool;
@@ -91,6 +106,15 @@ struct server::state {
     std::int64_t peak = buffered_peak.load(std::memory_order_relaxed);
     while (now > peak && !buffered_peak.compare_exchange_weak(peak, now, std::memory_order_relaxed)) {
     }
+  }
+  // make_line: an outgoing line, counted in line_bytes while it lives.
+  std::shared_ptr<const std::string> make_line(std::string text) {
+    const auto n = static_cast<std::int64_t>(text.size());
+    line_bytes.add(n);
+    return {new std::string(std::move(text)), [this, n](const std::string* p) {
+              line_bytes.add(-n);
+              delete p;
+            }};
   }
   void count_disconnect(const std::string& reason) {
     const std::lock_guard lock(mutex);
@@ -284,7 +308,7 @@ class session : public relay_peer, public std::enable_shared_from_this<session> 
 
   void flush_batch() {
     if (batch_.empty()) return;
-    st_->broadcast(std::make_shared<const std::string>(std::exchange(batch_, std::string())));
+    st_->broadcast(st_->make_line(std::exchange(batch_, std::string())));
   }
 
   void join() {
@@ -296,7 +320,7 @@ class session : public relay_peer, public std::enable_shared_from_this<session> 
     nick_ = name;
     joined_ = true;
     notice("welcome, you are " + nick_ + " (commands: /nick NAME, /who, /quit)");
-    st_->broadcast(std::make_shared<const std::string>("* " + nick_ + " joined\n"));
+    st_->broadcast(st_->make_line("* " + nick_ + " joined\n"));
   }
 
   // leave removes this session from the room (if it is the one under its
@@ -313,7 +337,7 @@ class session : public relay_peer, public std::enable_shared_from_this<session> 
         was_member = true;
       }
     }
-    if (was_member && !st_->stopping) st_->broadcast(std::make_shared<const std::string>("* " + nick_ + " left\n"));
+    if (was_member && !st_->stopping) st_->broadcast(st_->make_line("* " + nick_ + " left\n"));
   }
 
   void rename(std::string_view wanted) {
@@ -345,10 +369,10 @@ class session : public relay_peer, public std::enable_shared_from_this<session> 
     last_rename_ = now;
     const std::string old = std::exchange(nick_, name);
     notice("you are " + nick_);
-    st_->broadcast(std::make_shared<const std::string>("* " + old + " is now " + nick_ + "\n"));
+    st_->broadcast(st_->make_line("* " + old + " is now " + nick_ + "\n"));
   }
 
-  void notice(const std::string& text) { deliver(std::make_shared<const std::string>("* " + text + "\n")); }
+  void notice(const std::string& text) { deliver(st_->make_line("* " + text + "\n")); }
 
   // release un-counts bytes that left the outbound queue.
   void release(std::size_t n) {
@@ -364,11 +388,21 @@ class session : public relay_peer, public std::enable_shared_from_this<session> 
     queued_ += line->size();
     st_->lines_out.fetch_add(1, std::memory_order_relaxed);
     queue_.push_back(std::move(line));
+    st_->queue_entries.add(1);
     signal_.cancel();
   }
 
+  // writer seals the queued lines straight into the record layer's send
+  // buffer, about one record's worth (write_chunk, or write_lines lines) at
+  // a time, and sends them: no copy of the lines per connection, which stay
+  // shared until every recipient sealed them. Lines sealed count against the
+  // outbound cap until they are sent, as they did while queued. The list of
+  // lines in hand goes when the queue drains, so an idle writer holds none.
+  static constexpr std::size_t write_chunk = 16 * 1024;
+  static constexpr std::size_t write_lines = 128;
+
   awaitable<void> writer(std::shared_ptr<session> self) {
-    std::string batch;
+    std::vector<record::bytes_view> views;
     while (!closed_) {
       if (queue_.empty()) {
         if (quitting_) {
@@ -378,20 +412,44 @@ class session : public relay_peer, public std::enable_shared_from_this<session> 
           close(ec ? "write failed: " + ec.message() : std::string("client quit"));
           co_return;
         }
+        std::vector<record::bytes_view>().swap(views);
         signal_.expires_at(clock_type::time_point::max());
         co_await signal_.async_wait(use_tuple);
         continue;
       }
-      batch.clear();
-      while (!queue_.empty() && batch.size() < 16 * 1024) {
-        batch += *queue_.front();
-        queue_.pop_front();
+      views.clear();
+      std::size_t offered = 0;
+      for (auto it = queue_.begin(); it != queue_.end() && offered < write_chunk && views.size() < write_lines; ++it) {
+        const auto& line = **it;
+        const std::size_t skip = it == queue_.begin() ? front_taken_ : 0;
+        views.emplace_back(reinterpret_cast<const std::uint8_t*>(line.data()) + skip, line.size() - skip);
+        offered += line.size() - skip;
       }
-      auto [ec, n] = co_await asio::async_write(stream_, asio::buffer(batch), use_tuple);
-      if (closed_) co_return;  // close() released the batch with the rest
-      queued_ -= batch.size();
-      release(batch.size());
-      st_->bytes_out.fetch_add(n, std::memory_order_relaxed);
+      auto taken = stream_.native_handle()->write(std::span<const record::bytes_view>(views));
+      if (!taken) {
+        close("write failed: " + taken.error().message());
+        co_return;
+      }
+      // Drop the lines sealed whole; a line sealed in part keeps its place.
+      std::size_t sealed = *taken;
+      while (sealed != 0) {
+        const std::size_t left = queue_.front()->size() - front_taken_;
+        if (sealed < left) {
+          front_taken_ += sealed;
+          break;
+        }
+        sealed -= left;
+        front_taken_ = 0;
+        queue_.pop_front();
+        st_->queue_entries.add(-1);
+      }
+      // An empty write sends what the connection has pending.
+      auto [ec, n] = co_await stream_.async_write_some(asio::const_buffer(), use_tuple);
+      static_cast<void>(n);
+      if (closed_) co_return;  // close() released the sealed bytes with the rest
+      queued_ -= *taken;
+      release(*taken);
+      st_->bytes_out.fetch_add(*taken, std::memory_order_relaxed);
       if (ec) {
         close("write failed: " + ec.message());
         co_return;
@@ -433,7 +491,9 @@ class session : public relay_peer, public std::enable_shared_from_this<session> 
     watchdog_.cancel();
     release(queued_);
     queued_ = 0;
+    st_->queue_entries.add(-static_cast<std::int64_t>(queue_.size()));
     queue_.clear();
+    front_taken_ = 0;
     st_->account(-static_cast<std::int64_t>(partial_.size()));
     partial_.clear();
     batch_.clear();
@@ -453,7 +513,8 @@ class session : public relay_peer, public std::enable_shared_from_this<session> 
   std::string partial_;  // an incomplete line
   std::string batch_;    // chat lines of the current read, for one broadcast
   std::deque<std::shared_ptr<const std::string>> queue_;
-  std::size_t queued_ = 0;                   // bytes in queue_ and in the batch being written
+  std::size_t front_taken_ = 0;              // bytes of queue_.front() sealed already
+  std::size_t queued_ = 0;                   // bytes in queue_ and sealed but not yet sent
   std::atomic<std::size_t> outbound_{0};     // queued_ plus lines posted but not yet queued
   std::atomic<bool> overflowed_{false};
   bool handshaken_ = false, joined_ = false, quit_requested_ = false, quitting_ = false, closed_ = false;
@@ -604,6 +665,10 @@ server_stats server::stats() const {
   out.bytes_out = st.bytes_out.load();
   out.buffered_now = st.buffered_now.load();
   out.buffered_peak = st.buffered_peak.load();
+  out.line_bytes_now = st.line_bytes.now.load();
+  out.line_bytes_peak = st.line_bytes.peak.load();
+  out.queue_entries_now = st.queue_entries.now.load();
+  out.queue_entries_peak = st.queue_entries.peak.load();
   st.relay.add_stats(out);
   const std::lock_guard lock(st.mutex);
   out.disconnects = st.disconnects;

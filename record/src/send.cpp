@@ -22,15 +22,15 @@ using namespace detail;
 // (or, failing the connection, when the allocation failed).
 std::uint8_t* connection::out_room(std::size_t n) noexcept {
   if (out_begin_ == out_end_) out_begin_ = out_end_ = 0;
-  if (!out_.allocate()) {
-    set_failure(record_errc::out_of_memory);
-    return nullptr;
-  }
-  if (out_end_ + n > out_.capacity()) {
-    if (out_end_ - out_begin_ + n > out_.capacity()) return nullptr;
+  if (out_end_ - out_begin_ + n > out_.capacity()) return nullptr;
+  if (out_begin_ != 0 && out_end_ + n > out_.size()) {
     std::memmove(out_.data(), out_.data() + out_begin_, out_end_ - out_begin_);
     out_end_ -= out_begin_;
     out_begin_ = 0;
+  }
+  if (!out_.reserve(out_end_ + n, out_end_)) {
+    set_failure(record_errc::out_of_memory);
+    return nullptr;
   }
   return out_.data() + out_end_;
 }
@@ -191,9 +191,16 @@ result<std::size_t> connection::write(std::span<const bytes_view> data) noexcept
   if (pending_now >= limits_.max_send_buffer && pending_now != 0) return std::size_t{0};
   // Room for whatever fits under max_send_buffer, and at least one full
   // record, and a key update.
-  const std::size_t want = std::max(limits_.max_send_buffer - std::min(pending_now, limits_.max_send_buffer),
+  const std::size_t ku_size = record_header_size + inner_size(0) + record_tag_size;
+  const std::size_t room = std::max(limits_.max_send_buffer - std::min(pending_now, limits_.max_send_buffer),
                                     record_overhead + limits_.max_record_size) +
-                           record_header_size + inner_size(0) + record_tag_size;
+                           ku_size;
+  // No more than the data needs (the send buffer is allocated to fit): each
+  // record adds at most its overhead, padding and a key update before it.
+  std::size_t total = 0;
+  for (const bytes_view piece : data) total += piece.size();
+  const std::size_t per_record = record_overhead + (limits_.pad_to > 1 ? limits_.pad_to : 0) + ku_size;
+  const std::size_t want = std::min(room, total + (total / limits_.max_record_size + 1) * per_record);
   std::uint8_t* p = out_room(want);
   if (p == nullptr) {
     if (auto e = send_failed()) return e;  // no memory for the send buffer

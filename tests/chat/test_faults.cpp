@@ -74,9 +74,18 @@ class ChatFaults : public ::testing::Test {
     // gone every byte is accounted for (the figure is signed: drift in
     // either direction shows).
     EXPECT_LT(server_.srv->stats().buffered_peak, static_cast<std::int64_t>(fault_limits().max_outbound_buffer));
-    EXPECT_TRUE(server_.wait_for([](const server_stats& s) { return s.connections_now == 0 && s.buffered_now == 0; },
-                                 5s));
-    EXPECT_EQ(server_.srv->stats().buffered_now, 0);
+    EXPECT_TRUE(server_.wait_for(
+        [](const server_stats& s) {
+          return s.connections_now == 0 && s.buffered_now == 0 && s.queue_entries_now == 0 && s.line_bytes_now == 0;
+        },
+        5s));
+    const auto end = server_.srv->stats();
+    EXPECT_EQ(end.buffered_now, 0);
+    // The real memory of the lines: back to nothing, and it was used.
+    EXPECT_EQ(end.queue_entries_now, 0);
+    EXPECT_EQ(end.line_bytes_now, 0);
+    EXPECT_GT(end.line_bytes_peak, 0);
+    EXPECT_GT(end.queue_entries_peak, 0);
   }
 
   // A raw TCP connection to the server.
@@ -349,7 +358,15 @@ TEST(ChatLimits, AClientThatNeverReadsIsDisconnectedAtTheOutboundCap) {
   // sleepy's queue alone would have grown to everything loud sent.
   const auto stats = server.srv->stats();
   EXPECT_LE(stats.buffered_peak, static_cast<std::int64_t>((1 + queue_full) * lim.max_outbound_buffer));
-  EXPECT_TRUE(server.wait_for([](const server_stats& s) { return s.connections_now == 0 && s.buffered_now == 0; }, 5s));
+  // Every connection's queue shares loud's lines: their real bytes, each
+  // counted once, stay under the per-connection accounting's peak.
+  EXPECT_GT(stats.line_bytes_peak, 0);
+  EXPECT_LT(stats.line_bytes_peak, stats.buffered_peak);
+  EXPECT_TRUE(server.wait_for(
+      [](const server_stats& s) {
+        return s.connections_now == 0 && s.buffered_now == 0 && s.queue_entries_now == 0 && s.line_bytes_now == 0;
+      },
+      5s));
 }
 
 // Stopping: every connection (handshaken, chatting, or not yet past the
@@ -394,6 +411,8 @@ TEST(ChatStop, StopClosesEveryConnectionAndJoinsTheWorkers) {
   const auto stats = server.srv->stats();
   EXPECT_EQ(stats.connections_now, 0u);
   EXPECT_EQ(stats.buffered_now, 0);
+  EXPECT_EQ(stats.queue_entries_now, 0);
+  EXPECT_EQ(stats.line_bytes_now, 0);
   EXPECT_EQ(server.disconnects("server stopping"), 6u);
   for (auto& c : held) expect_closed(c->stream.next_layer());
   for (auto& s : raw) expect_closed(s);

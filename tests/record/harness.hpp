@@ -41,9 +41,12 @@ struct connection_test_access {
   // The buffers that come and go with the data (issue 22 item 8).
   static bool plaintext_buffer(const connection& c) { return c.plain_.allocated(); }
   static bool send_buffer(const connection& c) { return c.out_.allocated(); }
+  static std::size_t send_buffer_size(const connection& c) { return c.out_.size(); }
   static std::size_t handshake_buffer(const connection& c) { return c.hs_buf_.capacity(); }
   static result<void> seal_empty_application_record(connection& c) {
-    std::uint8_t* p = c.out_room(record_overhead);
+    // Room for the record as padded (the send buffer is allocated to what is asked).
+    std::uint8_t* p = c.out_room(record_header_size + c.inner_size(0) + record_tag_size);
+    if (p == nullptr) return record_errc::send_buffer_full;
     auto w = c.seal_record(p, 2, {}, 0, 0);
     if (!w) return w.error();
     c.out_end_ += *w;

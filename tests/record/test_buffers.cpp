@@ -98,6 +98,42 @@ TEST(RecordBuffers, ControlRecordsLeaveNothingHeld) {
   expect_idle(p.client, "client after sending them");
 }
 
+// The send buffer is allocated to what a write seals, and grows, keeping
+// what is pending (also after part of it was sent), when a later write
+// needs more; the peer opens everything in order.
+TEST(RecordBuffers, TheSendBufferIsSizedToWhatIsSealedAndGrowsKeepingWhatIsPending) {
+  auto key = make_key(hpke::kem_id::x25519);
+  auto p = connected(client_cfg(*key), server_cfg(key));
+  const bytes small = pattern(300, 2), large = pattern(20000, 3), last = pattern(5000, 4);
+  ASSERT_EQ(p.client.write(small).value(), small.size());
+  const std::size_t first = hook::send_buffer_size(p.client);
+  EXPECT_GE(first, p.client.pending().size());
+  EXPECT_LT(first, 1024u) << "a 300-byte write took the whole send buffer";
+  ASSERT_EQ(p.client.write(large).value(), large.size());
+  EXPECT_GT(hook::send_buffer_size(p.client), first);
+  bytes wire(p.client.pending().begin(), p.client.pending().begin() + 7);
+  p.client.consume(7);  // part sent: the next growth moves the rest to the front
+  ASSERT_EQ(p.client.write(last).value(), last.size());
+  const bytes rest = take_pending(p.client);
+  wire.insert(wire.end(), rest.begin(), rest.end());
+  EXPECT_FALSE(hook::send_buffer(p.client));
+
+  bytes want = small;
+  want.insert(want.end(), large.begin(), large.end());
+  want.insert(want.end(), last.begin(), last.end());
+  bytes got;
+  std::size_t pos = 0;
+  while (pos < wire.size()) {
+    auto k = p.server.receive(bytes_view(wire).subspan(pos));
+    ASSERT_TRUE(k.has_value()) << k.error().message();
+    pos += *k;
+    const auto view = p.server.peek();
+    got.insert(got.end(), view.begin(), view.end());
+    p.server.discard(view.size());
+  }
+  EXPECT_EQ(got, want);
+}
+
 TEST(RecordBuffers, AFailedRecordIsWipedAndTheBufferGoesUnlessPlaintextWaits) {
   auto key = make_key(hpke::kem_id::x25519);
   auto p = connected(client_cfg(*key), server_cfg(key));

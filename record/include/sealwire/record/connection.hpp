@@ -63,22 +63,30 @@ class SEALWIRE_API byte_buffer {
   byte_buffer(byte_buffer&& o) noexcept;
   byte_buffer& operator=(byte_buffer&& o) noexcept;
   ~byte_buffer() { release(); }
-  // allocate makes the memory present (a no-op when it is); false when the
-  // allocation failed.
+  // allocate makes the whole capacity present (a no-op when it is); false
+  // when the allocation failed.
   [[nodiscard]] bool allocate() noexcept;
+  // reserve makes at least n bytes (at most the capacity) present: it
+  // allocates n bytes when the buffer holds none, and grows a smaller one
+  // (to twice its size at least) keeping its first `keep` bytes; false when
+  // n is over the capacity or the allocation failed (the buffer unchanged).
+  [[nodiscard]] bool reserve(std::size_t n, std::size_t keep) noexcept;
   // release wipes (if asked) and frees the memory; data() is null after.
   void release() noexcept;
   [[nodiscard]] bool allocated() const noexcept { return p_ != nullptr; }
   [[nodiscard]] std::uint8_t* data() noexcept { return p_.get(); }
   [[nodiscard]] const std::uint8_t* data() const noexcept { return p_.get(); }
-  // capacity is the size the buffer has when allocated.
+  // capacity is the most the buffer may hold.
   [[nodiscard]] std::size_t capacity() const noexcept { return cap_; }
+  // size is what is allocated now (0 when nothing is).
+  [[nodiscard]] std::size_t size() const noexcept { return size_; }
   // touch records that the first `end` bytes may hold data (wiped when released).
   void touch(std::size_t end) noexcept { high_ = end > high_ ? (end < cap_ ? end : cap_) : high_; }
 
  private:
   std::unique_ptr<std::uint8_t[]> p_;
   std::size_t cap_ = 0;
+  std::size_t size_ = 0;
   std::size_t high_ = 0;
   bool wipe_ = false;
 };
@@ -115,7 +123,8 @@ struct receive_result {
 // into the caller's own buffer instead. close() queues the close record.
 //
 // Memory: the plaintext and send buffers (sized from the limits) are
-// allocated when data flows and given back when they drain: the plaintext
+// allocated when data flows and given back when they drain (the send buffer
+// only as large as what is sealed into it, up to its size): the plaintext
 // buffer (wiped) once everything verified was read and no record is being
 // opened, the send buffer once pending() was consumed. An idle connection
 // holds neither. An allocation that fails fails the connection

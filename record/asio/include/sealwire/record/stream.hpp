@@ -121,13 +121,18 @@ class stream {
   // executor_type is the next layer's executor type.
   using executor_type = typename next_layer_type::executor_type;
 
-  // Bytes read from the next layer at a time. The input buffer is allocated
-  // when data flows and given back when it drains: over a socket (a next
-  // layer with available() and wait()), a read that has nothing to process
-  // waits for the socket to become readable without holding it, so an idle
-  // stream holds no input buffer (nor, in the connection, a plaintext or
-  // send buffer: connection.hpp).
+  // The most bytes read from the next layer at a time. The input buffer is
+  // allocated when data flows, sized to what arrives, and given back when it
+  // drains: over a socket (a next layer with available() and wait()), it
+  // starts at what the socket holds (min_input_buffer_size at least, rounded
+  // up to it) and grows, up to input_buffer_size, when a record needs more
+  // room or a read fills it; a read that has nothing to process waits for
+  // the socket to become readable without holding it, so an idle stream
+  // holds no input buffer (nor, in the connection, a plaintext or send
+  // buffer: connection.hpp). Over other next layers it is input_buffer_size.
   static constexpr std::size_t input_buffer_size = 64 * 1024;
+  // The smallest input buffer, and the step its size is rounded up to.
+  static constexpr std::size_t min_input_buffer_size = 4 * 1024;
 
   // A stream whose next layer is constructed from args: an executor or
   // io_context for a new socket, or a connected socket moved in.
@@ -240,7 +245,7 @@ class stream {
         ec = input_error(bec);
         return 0;
       }
-      in_end_ += got;
+      took_input(got);
     }
   }
 
@@ -286,8 +291,9 @@ class stream {
   }
 
   // async_write_some: completion signature void(error_code, std::size_t).
-  // The data is sealed when the operation starts. Each wait for the peer to
-  // take bytes is bounded by stream_timeouts::idle.
+  // The data is sealed when the operation starts; with no data it sends what
+  // the connection has pending (records sealed with native_handle()->write).
+  // Each wait for the peer to take bytes is bounded by stream_timeouts::idle.
   template <class ConstBufferSequence, class Token = boost::asio::default_completion_token_t<executor_type>>
   auto async_write_some(const ConstBufferSequence& buffers, Token&& token = Token()) {
     return boost::asio::async_compose<Token, void(error_code, std::size_t)>(
@@ -366,10 +372,27 @@ class stream {
     return {};
   }
 
+  // round_input rounds a wanted input size up to the next step, within the
+  // smallest and largest input buffer.
+  static std::size_t round_input(std::size_t n) noexcept {
+    n = (n + min_input_buffer_size - 1) / min_input_buffer_size * min_input_buffer_size;
+    return n < min_input_buffer_size ? min_input_buffer_size : n > input_buffer_size ? input_buffer_size : n;
+  }
+
   // The next layer's free input space (after moving unprocessed bytes to the
-  // front), allocating the input buffer if it was given back.
+  // front), allocating the input buffer if it was given back (sized to what
+  // the socket holds) and growing it when the record at its front needs more
+  // room or the last read filled it.
   boost::asio::mutable_buffer input_space() {
-    if (!in_) in_ = std::make_unique_for_overwrite<std::uint8_t[]>(input_buffer_size);
+    if (!in_) {
+      in_cap_ = input_buffer_size;
+      if constexpr (can_wait_readable) {
+        error_code ec;
+        const std::size_t ready = next_.available(ec);  // an error: the read reports it
+        in_cap_ = round_input(std::max(ec ? 0 : ready, in_want_));
+      }
+      in_ = std::make_unique_for_overwrite<std::uint8_t[]>(in_cap_);
+    }
     if (in_begin_ == in_end_) {
       in_begin_ = in_end_ = 0;
     } else if (in_begin_ != 0) {
@@ -377,7 +400,23 @@ class stream {
       in_end_ -= in_begin_;
       in_begin_ = 0;
     }
-    return boost::asio::buffer(in_.get() + in_end_, input_buffer_size - in_end_);
+    const std::size_t want = in_end_ == in_cap_ ? 2 * in_cap_ : in_want_;
+    if (want > in_cap_ && in_cap_ < input_buffer_size) {
+      const std::size_t cap = round_input(want);
+      auto grown = std::make_unique_for_overwrite<std::uint8_t[]>(cap);
+      std::memcpy(grown.get(), in_.get(), in_end_);
+      in_ = std::move(grown);
+      in_cap_ = cap;
+    }
+    in_want_ = 0;
+    return boost::asio::buffer(in_.get() + in_end_, in_cap_ - in_end_);
+  }
+
+  // took_input counts n bytes read into the input space; a read that filled
+  // the buffer asks for a larger one (more may be waiting).
+  void took_input(std::size_t n) noexcept {
+    in_end_ += n;
+    if (n != 0 && in_end_ == in_cap_) in_want_ = 2 * in_cap_;
   }
 
   // release_input gives the input buffer back if nothing in it waits to be
@@ -386,6 +425,7 @@ class stream {
     if (in_begin_ != in_end_) return;
     in_begin_ = in_end_ = 0;
     in_.reset();
+    in_cap_ = 0;
   }
 
   // wait_first: the input is drained and the socket has nothing yet, so the
@@ -479,6 +519,7 @@ class stream {
       } else if (direct.consumed != 0) {
         continue;
       } else if (direct.wanted != 0 && direct.wanted <= input_buffer_size) {
+        in_want_ = direct.wanted;  // the input buffer grows to hold the whole record
         need_input = true;
         return 0;
       }
@@ -556,7 +597,7 @@ class stream {
       error_code bec;
       const std::size_t got = next_.read_some(input_space(), bec);
       if (bec) return input_error(bec);
-      in_end_ += got;
+      took_input(got);
     }
   }
 
@@ -629,7 +670,7 @@ class stream {
 
   // filled takes the result of a fill step, as flushed does.
   error_code filled(lane_type& lane, stream_errc timeout, const error_code& bec, std::size_t n) {
-    in_end_ += n;
+    took_input(n);
     if (lane.expired()) return fail(timeout);
     return bec ? input_error(bec) : error_code();
   }
@@ -881,7 +922,9 @@ class stream {
 
   NextLayer next_;
   std::optional<connection> conn_;
-  std::unique_ptr<std::uint8_t[]> in_;  // input_buffer_size bytes while data flows, else null
+  std::unique_ptr<std::uint8_t[]> in_;  // in_cap_ bytes while data flows, else null
+  std::size_t in_cap_ = 0;   // the input buffer's size (0: not allocated)
+  std::size_t in_want_ = 0;  // the size the next fill wants the input buffer to have
   std::size_t in_begin_ = 0, in_end_ = 0;
   bool update_requested_ = false;
   bool reading_ = false;          // an async_read_some is outstanding
