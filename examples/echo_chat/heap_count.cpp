@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
+#include <limits>
 #include <new>
 
 namespace sealwire::chat::heap_count {
@@ -67,6 +68,8 @@ void* place(void* base, std::size_t offset, std::size_t n, form f) noexcept {
 }
 
 void* allocate(std::size_t n, std::size_t align, form f) noexcept {
+  // A size the header and alignment would overflow fails like any other.
+  if (n > std::numeric_limits<std::size_t>::max() - 2 * std::max(align, header_size)) return nullptr;
   if (align <= header_size) return place(std::malloc(header_size + n), header_size, n, f);
   const std::size_t total = (align + n + align - 1) / align * align;
   return place(std::aligned_alloc(align, total), align, n, f);

@@ -11,7 +11,7 @@
 // Server blocks are sorted by how they were allocated into the record
 // layer's buffers (the stream's input buffer: new[]; the connection's send
 // and plaintext buffers: nothrow new[], told apart by the plaintext
-// buffer's size) and the rest (shared lines, queue nodes, writer batches,
+// buffer's size) and the rest (shared lines, queue nodes,
 // posted handlers, Asio's own state: plain new).
 #pragma once
 

@@ -44,7 +44,6 @@ namespace {
 unsigned thread_count(const server_options& o) {
   return o.threads != 0 ? o.threads : std::max(1u, std::thread::hardware_concurrency());
 }
-}  // namespace
 
 // gauge: a count now and its peak, updated from any thread.
 struct gauge {
@@ -56,6 +55,7 @@ struct gauge {
     }
   }
 };
+}  // namespace
 
 struct server::state {
   explicit state(server_options o)
@@ -425,6 +425,10 @@ class session : public relay_peer, public std::enable_shared_from_this<session> 
         views.emplace_back(reinterpret_cast<const std::uint8_t*>(line.data()) + skip, line.size() - skip);
         offered += line.size() - skip;
       }
+      // Sealed straight into the connection's send buffer (no copy of the
+      // lines); the empty async_write_some below sends it. This bypasses
+      // stream::seal's checks, which is safe here: the server never asks for
+      // a key update, and any failure closes the session.
       auto taken = stream_.native_handle()->write(std::span<const record::bytes_view>(views));
       if (!taken) {
         close("write failed: " + taken.error().message());

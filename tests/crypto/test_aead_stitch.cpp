@@ -191,8 +191,8 @@ bool open_in_pieces(const bytes& key, const bytes& nonce, const bytes& aad, cons
 // block: every piece length from 1 to 200 (at the best level; a sample at
 // the others), stitch_lengths around a step and a TCP segment's 1448, and random
 // splits; associated data that leaves the MAC at or off a cipher block's
-// alignment (600 bytes). Each opening equals OpenSSL's plaintext, and a
-// flipped tag bit is refused.
+// alignment (600 bytes); in place and apart. Each opening equals OpenSSL's
+// plaintext, and a flipped tag bit is refused.
 TEST(AeadStitch, OpenerPiecesOfEveryLengthMatchOpenSSL) {
   test::seeded_random rng(0x5717c6);
   constexpr std::size_t len = 4000;
@@ -221,8 +221,15 @@ TEST(AeadStitch, OpenerPiecesOfEveryLengthMatchOpenSSL) {
       for (std::size_t i = 0; i < splits.size(); ++i) {
         SCOPED_TRACE(testing::Message() << "aad " << aad_len << " split " << i << " first piece " << splits[i][0]);
         bytes got;
-        EXPECT_TRUE(open_in_pieces(key, nonce, aad, *sealed, splits[i], tag_position::detached, i % 2 == 0, got));
-        EXPECT_EQ(got, pt);
+        // Pieces of 1 to 200 bytes alternate in place and apart; the longer
+        // and the random splits (whole steps in a piece) run both ways.
+        const bool both_ways = splits[i].size() > 1 || splits[i][0] > 200;
+        for (const bool in_place : {i % 2 == 0, i % 2 != 0}) {
+          if (in_place != (i % 2 == 0) && !both_ways) continue;
+          EXPECT_TRUE(open_in_pieces(key, nonce, aad, *sealed, splits[i], tag_position::detached, in_place, got))
+              << (in_place ? "in place" : "apart");
+          EXPECT_EQ(got, pt) << (in_place ? "in place" : "apart");
+        }
         EXPECT_TRUE(open_in_pieces(key, nonce, aad, *sealed, splits[i], tag_position::trailing, false, got));
         EXPECT_EQ(got, pt);
         if (i % 4 == 0 || splits[i].size() > 1) {

@@ -104,7 +104,7 @@ TEST(RecordBuffers, ControlRecordsLeaveNothingHeld) {
 TEST(RecordBuffers, TheSendBufferIsSizedToWhatIsSealedAndGrowsKeepingWhatIsPending) {
   auto key = make_key(hpke::kem_id::x25519);
   auto p = connected(client_cfg(*key), server_cfg(key));
-  const bytes small = pattern(300, 2), large = pattern(20000, 3), last = pattern(5000, 4);
+  const bytes small = buffer_pattern(300, 2), large = buffer_pattern(20000, 3), last = buffer_pattern(5000, 4);
   ASSERT_EQ(p.client.write(small).value(), small.size());
   const std::size_t first = hook::send_buffer_size(p.client);
   EXPECT_GE(first, p.client.pending().size());

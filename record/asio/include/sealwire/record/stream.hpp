@@ -426,6 +426,7 @@ class stream {
     in_begin_ = in_end_ = 0;
     in_.reset();
     in_cap_ = 0;
+    in_want_ = 0;  // the next buffer is sized to what arrives then
   }
 
   // wait_first: the input is drained and the socket has nothing yet, so the
