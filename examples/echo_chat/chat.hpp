@@ -183,7 +183,9 @@ int run_interactive(const client_options& options);
 // client sent cannot drive the terminal. Each C0 control but tab, DEL, each
 // C1 control (U+0080..U+009F, two bytes in UTF-8), each bidirectional
 // formatting character (U+061C, U+200E/F, U+202A..U+202E, U+2066..U+2069,
-// which reorder how the rest of a line displays) and each byte that is not
+// which reorder how the rest of a line displays), the line and paragraph
+// separators (U+2028/9), the invisible U+200B, U+2060 and U+FEFF, and each
+// byte that is not
 // part of well-formed UTF-8 (RFC 3629 section 4: overlong forms, surrogates,
 // stray continuation bytes such as a raw 0x9B CSI) becomes one '?'.
 [[nodiscard]] std::string terminal_safe(std::string_view text);

@@ -195,14 +195,20 @@ void run_script(asio::io_context& io, client_options options, script s, std::fun
 
 namespace {
 
-// controls_terminal: a C1 control (U+0080..U+009F), or a bidirectional
+// controls_terminal: a C1 control (U+0080..U+009F); a bidirectional
 // formatting character (Unicode UAX #9: ALM U+061C, LRM/RLM U+200E/F,
 // LRE..RLO U+202A..U+202E, LRI..PDI U+2066..U+2069), with which a sender
 // could make the rest of a line display in another order than it was written
-// (the "Trojan Source" trick, CVE-2021-42574).
+// (the "Trojan Source" trick, CVE-2021-42574); the line and paragraph
+// separators (U+2028/9), which some terminals break lines at; or an invisible
+// character that only hides text or makes one nickname look like another
+// (zero width space U+200B, word joiner U+2060, zero width no-break space
+// U+FEFF). The zero width joiner and non-joiner (U+200C/D) stay: emoji
+// sequences and Persian or Indic text need them.
 bool controls_terminal(char32_t cp) {
-  return (cp >= 0x80 && cp <= 0x9f) || cp == 0x61c || cp == 0x200e || cp == 0x200f ||
-         (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+  return (cp >= 0x80 && cp <= 0x9f) || cp == 0x61c || cp == 0x200b || cp == 0x200e || cp == 0x200f ||
+         cp == 0x2028 || cp == 0x2029 || (cp >= 0x202a && cp <= 0x202e) || cp == 0x2060 ||
+         (cp >= 0x2066 && cp <= 0x2069) || cp == 0xfeff;
 }
 
 }  // namespace

@@ -240,6 +240,10 @@ TEST(ChatTerminal, ControlCharactersNeverReachTheTerminal) {
        "x?evil?|?|?|?|?y?"},
       {"\xe2\x80\xaa\xe2\x80\xab\xe2\x80\xad\xe2\x81\xa6\xe2\x81\xa8", "?????"},
       {"\xe2\x80\xaf|\xe2\x81\xa5|\xe2\x81\xaa|\xd8\x9b", "\xe2\x80\xaf|\xe2\x81\xa5|\xe2\x81\xaa|\xd8\x9b"},
+      // Line and paragraph separators and invisible characters; the zero width
+      // joiner and non-joiner (emoji sequences, Persian text) pass.
+      {"a\xe2\x80\xa8" "b\xe2\x80\xa9" "c\xe2\x80\x8b" "d\xe2\x81\xa0" "e\xef\xbb\xbf" "f", "a?b?c?d?e?f"},
+      {"\xe2\x80\x8c|\xe2\x80\x8d|\xe2\x80\x8a|\xef\xbb\xbe", "\xe2\x80\x8c|\xe2\x80\x8d|\xe2\x80\x8a|\xef\xbb\xbe"},
   };
   for (const auto& [in, want] : cases) EXPECT_EQ(terminal_safe(in), want) << base64_encode(std::vector<std::uint8_t>(in.begin(), in.end()));
 }
