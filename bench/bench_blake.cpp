@@ -9,6 +9,10 @@
 #include <openssl/evp.h>
 #include <sodium.h>
 
+#if SEALWIRE_BENCH_BLAKE3_C
+#include <blake3.h>
+#endif
+
 #include <string>
 
 namespace sealwire::bench {
@@ -46,6 +50,21 @@ void register_all() {
         benchmark::DoNotOptimize(out);
       });
     }, std::string(crypto::blake3::provider()));
+#if SEALWIRE_BENCH_BLAKE3_C
+    // The official C implementation (its assembly kernels, chosen at run
+    // time as ours are), through its one-shot hasher calls.
+    add("blake3", n, "blake3c", [n](benchmark::State& st) {
+      const bytes in = pattern(n);
+      std::uint8_t out[32];
+      measure(st, n, [&] {
+        blake3_hasher h;
+        blake3_hasher_init(&h);
+        blake3_hasher_update(&h, in.data(), n);
+        blake3_hasher_finalize(&h, out, sizeof out);
+        benchmark::DoNotOptimize(out);
+      });
+    });
+#endif
     add("blake3", n, "libsodium_blake2b256", [n](benchmark::State& st) { libsodium_blake2b(st, n, 32); });
     add("blake3", n, "openssl_sha256", [n](benchmark::State& st) { openssl_digest(st, n, EVP_sha256()); });
 

@@ -10,6 +10,10 @@
 #include <openssl/opensslv.h>
 #include <sodium.h>
 
+#if SEALWIRE_BENCH_BLAKE3_C
+#include <blake3.h>
+#endif
+
 #include <string>
 
 namespace sealwire::bench {
@@ -77,6 +81,9 @@ int main(int argc, char** argv) {
   benchmark::AddCustomContext("sealwire_cpu_level", std::string(cpu::name(cpu::active_level())));
   benchmark::AddCustomContext("openssl", OPENSSL_VERSION_TEXT);
   benchmark::AddCustomContext("libsodium", sodium_version_string());
+#if SEALWIRE_BENCH_BLAKE3_C
+  benchmark::AddCustomContext("blake3c", blake3_version());
+#endif
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();

@@ -47,7 +47,7 @@ std::string size_label(long bytes) {
 bool is_ours(const std::string& impl) { return impl == "sealwire" || impl.rfind("sealwire-", 0) == 0; }
 
 bool is_peer(const std::string& impl) {
-  for (const char* prefix : {"openssl", "libsodium", "botan", "cryptopp", "asio_ssl"}) {
+  for (const char* prefix : {"openssl", "libsodium", "botan", "cryptopp", "asio_ssl", "blake3c"}) {
     if (impl.rfind(prefix, 0) == 0) return true;
   }
   return false;
@@ -63,6 +63,7 @@ std::string impl_name(const std::string& impl) {
       {"openssl_sha256", "OpenSSL SHA-256"},
       {"libsodium", "libsodium"},
       {"libsodium_blake2b256", "libsodium BLAKE2b-256"},
+      {"blake3c", "official BLAKE3 C (asm)"},
       {"botan", "Botan"},
       {"cryptopp", "Crypto++"},
       {"asio_ssl_tls13_chacha", "TLS 1.3 (OpenSSL via asio::ssl)"},

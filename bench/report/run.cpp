@@ -8,6 +8,7 @@
 
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace sealwire::bench::report {
 namespace {
@@ -71,14 +72,12 @@ std::string run_markdown(const results& r) {
     if (!features.empty()) s += " (features: " + features + ")";
     s += ".";
   }
-  const std::string openssl = r.context_text("openssl"), sodium = r.context_text("libsodium");
-  if (!openssl.empty() || !sodium.empty()) {
-    s += " Peers: ";
-    if (!openssl.empty()) s += openssl;
-    if (!openssl.empty() && !sodium.empty()) s += ", ";
-    if (!sodium.empty()) s += "libsodium " + sodium;
-    s += ".";
-  }
+  std::vector<std::string> peers;
+  if (const std::string v = r.context_text("openssl"); !v.empty()) peers.push_back(v);
+  if (const std::string v = r.context_text("libsodium"); !v.empty()) peers.push_back("libsodium " + v);
+  if (const std::string v = r.context_text("blake3c"); !v.empty()) peers.push_back("the official BLAKE3 C " + v);
+  for (std::size_t i = 0; i < peers.size(); ++i) s += (i == 0 ? " Peers: " : ", ") + peers[i];
+  if (!peers.empty()) s += ".";
   s += r.repetitions > 1 ? " Each figure is the median of " + std::to_string(r.repetitions) + " repetitions"
                          : " Each figure is from a single repetition";
   const std::string min_time = r.context_text("sealwire_min_time");
