@@ -147,7 +147,8 @@ constexpr std::size_t batch_chunks = 64;
 
 // hash_batch hashes s <= batch_chunks chunks (a power of two) starting at
 // chunk `counter` and reduces their chaining values, a level of parents at a
-// time, until `keep` remain (1, or 2 for the two halves); they go to out.
+// time, until `keep` remain (a power of two: 1, 2 for the two halves, or
+// wide_cvs for wide_subtree); they go to out.
 // Kept out of line so that the recursion of hash_subtree does not carry its
 // buffers in every frame.
 [[gnu::noinline]] void hash_batch(const std::uint8_t* in, std::size_t s, std::uint64_t counter,
@@ -166,6 +167,32 @@ constexpr std::size_t batch_chunks = 64;
   std::memcpy(out, cur, keep * blake3_cv_len);
 }
 
+// Subtrees larger than a batch are reduced a whole level at a time, sixteen
+// chaining values wide: each half hands up the sixteen nodes at its level
+// and one 16-lane pass makes the sixteen parents of their 32. Reducing each
+// batch to one value instead would run its narrow levels (8, 4, 2 and 1
+// parents) once per batch instead of once per call.
+constexpr std::size_t wide_cvs = 16;
+
+// wide_subtree writes the wide_cvs nodes of the subtree of s > batch_chunks
+// chunks (a power of two, starting at chunk `counter`, a multiple of s) at
+// the level that has wide_cvs of them.
+void wide_subtree(const std::uint8_t* in, std::uint64_t s, std::uint64_t counter, const std::uint32_t key[8],
+                  std::uint32_t flags, std::uint8_t* out) noexcept {
+  alignas(64) std::uint8_t children[2 * wide_cvs * blake3_cv_len];
+  const std::uint64_t half = s / 2;
+  if (half <= batch_chunks) {
+    hash_batch(in, static_cast<std::size_t>(half), counter, key, flags, wide_cvs, children);
+    hash_batch(in + half * blake3_chunk_len, static_cast<std::size_t>(half), counter + half, key, flags, wide_cvs,
+               children + wide_cvs * blake3_cv_len);
+  } else {
+    wide_subtree(in, half, counter, key, flags, children);
+    wide_subtree(in + half * blake3_chunk_len, half, counter + half, key, flags, children + wide_cvs * blake3_cv_len);
+  }
+  // Adjacent chaining values are exactly a parent's block (spec 2.5).
+  hash_many(children, wide_cvs, 1, key, 0, false, flags | blake3_parent, 0, 0, out);
+}
+
 // hash_subtree computes the subtree of s chunks (a power of two) starting at
 // chunk `counter`, a multiple of s, so that it is a subtree of the message's
 // tree (spec 2.5). keep = 1 writes its chaining value; keep = 2 (s >= 2)
@@ -177,15 +204,16 @@ void hash_subtree(const std::uint8_t* in, std::uint64_t s, std::uint64_t counter
     hash_batch(in, static_cast<std::size_t>(s), counter, key, flags, keep, out);
     return;
   }
-  std::uint8_t children[2 * blake3_cv_len];
-  const std::uint64_t half = s / 2;
-  hash_subtree(in, half, counter, key, flags, 1, children);
-  hash_subtree(in + half * blake3_chunk_len, half, counter + half, key, flags, 1, children + blake3_cv_len);
-  if (keep == 2) {
-    std::memcpy(out, children, sizeof children);
-  } else {
-    parent_cv(children, key, flags, out);
+  alignas(64) std::uint8_t a[wide_cvs * blake3_cv_len];
+  alignas(64) std::uint8_t b[wide_cvs / 2 * blake3_cv_len];
+  wide_subtree(in, s, counter, key, flags, a);
+  std::uint8_t* cur = a;
+  std::uint8_t* next = b;
+  for (std::size_t n = wide_cvs; n > keep; n /= 2) {
+    hash_many(cur, n / 2, 1, key, 0, false, flags | blake3_parent, 0, 0, next);
+    std::swap(cur, next);
   }
+  std::memcpy(out, cur, keep * blake3_cv_len);
 }
 
 }  // namespace
