@@ -1,26 +1,27 @@
 // SPDX-License-Identifier: Apache-2.0
 // BLAKE3 hash_many for AVX-512F/VL (the BLAKE3 specification, 2020): sixteen
-// inputs at a time in 512-bit vectors (the block loop in
-// blake3_avx512_x16.S), and eight and four in 256- and 128-bit ones for the
-// remainder, all rotating with vprord.
+// inputs at a time in 512-bit vectors, and eight and four in 256- and 128-bit
+// ones for the remainder. The block loops are assembly
+// (blake3_avx512_lanes.S, which says why); the lanes' setup and the
+// transposed store of their chaining values are here.
 #include <sealwire/crypto/ct.hpp>
 
 #include "detail/blake3_core.hpp"
 #include "detail/blake3_x86.hpp"
 
 namespace sealwire::crypto::detail {
-namespace {
 
-struct vprord_rotate {
-  template <int N>
-  static __m128i rotr(__m128i x) {
-    return _mm_ror_epi32(x, N);
-  }
-  template <int N>
-  static __m256i rotr(__m256i x) {
-    return _mm256_ror_epi32(x, N);
-  }
-};
+// The assembly block loops, one per width (blake3_avx512_lanes.S).
+extern "C" {
+void sealwire_blake3_x16_blocks_avx512(const std::uint8_t* in, std::size_t stride, std::size_t blocks, void* cv,
+                                       const void* counter, const std::uint32_t flags[3]) noexcept;
+void sealwire_blake3_x8_blocks_avx512(const std::uint8_t* in, std::size_t stride, std::size_t blocks, void* cv,
+                                      const void* counter, const std::uint32_t flags[3]) noexcept;
+void sealwire_blake3_x4_blocks_avx512(const std::uint8_t* in, std::size_t stride, std::size_t blocks, void* cv,
+                                      const void* counter, const std::uint32_t flags[3]) noexcept;
+}
+
+namespace {
 
 // transpose16 turns sixteen rows of sixteen words into sixteen columns.
 inline void transpose16(__m512i r[16]) {
@@ -50,23 +51,27 @@ inline void transpose16(__m512i r[16]) {
   }
 }
 
-// The sixteen lanes' counter words and the transposed store of their
-// chaining values; the block loop itself is in assembly.
+// lanes16: sixteen inputs' lanes in a 512-bit vector, as blake3_x86.hpp's
+// lanes8 and lanes4 are for eight and four.
 struct lanes16 {
-  static void counters(std::uint64_t counter, bool increment, __m512i& lo, __m512i& hi) {
+  static constexpr std::size_t width = 16;
+  __m512i v;
+
+  static lanes16 splat(std::uint32_t w) { return {_mm512_set1_epi32(static_cast<int>(w))}; }
+
+  static void counters(std::uint64_t counter, bool increment, lanes16& lo, lanes16& hi) {
     alignas(64) std::uint32_t l[16], h[16];
     counter_words(counter, increment, 16, l, h);
-    lo = _mm512_load_si512(l);
-    hi = _mm512_load_si512(h);
+    lo.v = _mm512_load_si512(l);
+    hi.v = _mm512_load_si512(h);
   }
 
-  // store_cvs writes lane l's eight chaining-value words to out + 32 * l.
-  static void store_cvs(std::uint8_t* out, const __m512i cv[8]) {
+  static void store_cvs(std::uint8_t* out, lanes16 h0, lanes16 h1, lanes16 h2, lanes16 h3, lanes16 h4, lanes16 h5,
+                        lanes16 h6, lanes16 h7) {
     // Eight rows padded to sixteen: lane l's chaining value ends up in the
     // low half of row l.
     const __m512i zero = _mm512_setzero_si512();
-    __m512i r[16] = {cv[0], cv[1], cv[2], cv[3], cv[4], cv[5], cv[6], cv[7],
-                     zero,  zero,  zero,  zero,  zero,  zero,  zero,  zero};
+    __m512i r[16] = {h0.v, h1.v, h2.v, h3.v, h4.v, h5.v, h6.v, h7.v, zero, zero, zero, zero, zero, zero, zero, zero};
     transpose16(r);
     for (std::size_t l = 0; l < 16; ++l) {
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 32 * l), _mm512_castsi512_si256(r[l]));
@@ -74,45 +79,60 @@ struct lanes16 {
   }
 };
 
-}  // namespace
+// The lane types' rotation parameter is unused here: the rounds are in the
+// assembly.
+using lanes8x = lanes8<void>;
+using lanes4x = lanes4<void>;
 
-// The sixteen-lane block loop is in assembly (blake3_avx512_x16.S, which
-// says why); the lanes' setup and the transposed store stay here.
-extern "C" void sealwire_blake3_x16_blocks_avx512(const std::uint8_t* in, std::size_t stride, std::size_t blocks,
-                                                  __m512i cv[8], const __m512i counter[2],
-                                                  const std::uint32_t flags[3]) noexcept;
+using blocks_fn = void (*)(const std::uint8_t*, std::size_t, std::size_t, void*, const void*,
+                           const std::uint32_t[3]) noexcept;
 
-void blake3_hash_many_x16_avx512(const std::uint8_t* in, std::size_t n_inputs, std::size_t blocks,
-                                 const std::uint32_t key[8], std::uint64_t counter, bool increment,
-                                 std::uint32_t flags, std::uint32_t flags_start, std::uint32_t flags_end,
-                                 std::uint8_t* out) noexcept {
+// hash_many_asm is blake3_hash_many_lanes<L> with the block loop in
+// assembly: the chaining value and counters go to the loop in memory, one
+// vector per word, and come back the same way.
+template <class L>
+[[gnu::always_inline]] inline void hash_many_asm(blocks_fn loop, const std::uint8_t* in, std::size_t n_inputs,
+                                                 std::size_t blocks, const std::uint32_t key[8],
+                                                 std::uint64_t counter, bool increment, std::uint32_t flags,
+                                                 std::uint32_t flags_start, std::uint32_t flags_end,
+                                                 std::uint8_t* out) noexcept {
   const std::size_t stride = blocks * blake3_block_len;
   const std::uint32_t block_flags[3] = {flags, flags_start, flags_end};
-  alignas(64) __m512i cv[8];
-  for (; n_inputs >= 16; n_inputs -= 16, in += 16 * stride, out += 16 * blake3_cv_len) {
-    for (int i = 0; i < 8; ++i) cv[i] = _mm512_set1_epi32(static_cast<int>(key[i]));
-    alignas(64) __m512i counters[2];
-    lanes16::counters(counter, increment, counters[0], counters[1]);
-    sealwire_blake3_x16_blocks_avx512(in, stride, blocks, cv, counters, block_flags);
-    lanes16::store_cvs(out, cv);
-    if (increment) counter += 16;
+  alignas(64) L cv[8];
+  alignas(64) L counters[2];
+  for (; n_inputs >= L::width; n_inputs -= L::width, in += L::width * stride, out += L::width * blake3_cv_len) {
+    for (int i = 0; i < 8; ++i) cv[i] = L::splat(key[i]);
+    L::counters(counter, increment, counters[0], counters[1]);
+    loop(in, stride, blocks, cv, counters, block_flags);
+    L::store_cvs(out, cv[0], cv[1], cv[2], cv[3], cv[4], cv[5], cv[6], cv[7]);
+    if (increment) counter += L::width;
   }
   // The chaining values (for a keyed hash, derived from the key).
   ct::wipe(cv, sizeof cv);
 }
 
+}  // namespace
+
+void blake3_hash_many_x16_avx512(const std::uint8_t* in, std::size_t n_inputs, std::size_t blocks,
+                                 const std::uint32_t key[8], std::uint64_t counter, bool increment,
+                                 std::uint32_t flags, std::uint32_t flags_start, std::uint32_t flags_end,
+                                 std::uint8_t* out) noexcept {
+  hash_many_asm<lanes16>(&sealwire_blake3_x16_blocks_avx512, in, n_inputs, blocks, key, counter, increment, flags,
+                         flags_start, flags_end, out);
+}
+
 void blake3_hash_many_x8_avx512(const std::uint8_t* in, std::size_t n_inputs, std::size_t blocks,
                                 const std::uint32_t key[8], std::uint64_t counter, bool increment, std::uint32_t flags,
                                 std::uint32_t flags_start, std::uint32_t flags_end, std::uint8_t* out) noexcept {
-  blake3_hash_many_lanes<lanes8<vprord_rotate>>(in, n_inputs, blocks, key, counter, increment, flags, flags_start,
-                                                flags_end, out);
+  hash_many_asm<lanes8x>(&sealwire_blake3_x8_blocks_avx512, in, n_inputs, blocks, key, counter, increment, flags,
+                         flags_start, flags_end, out);
 }
 
 void blake3_hash_many_x4_avx512(const std::uint8_t* in, std::size_t n_inputs, std::size_t blocks,
                                 const std::uint32_t key[8], std::uint64_t counter, bool increment, std::uint32_t flags,
                                 std::uint32_t flags_start, std::uint32_t flags_end, std::uint8_t* out) noexcept {
-  blake3_hash_many_lanes<lanes4<vprord_rotate>>(in, n_inputs, blocks, key, counter, increment, flags, flags_start,
-                                                flags_end, out);
+  hash_many_asm<lanes4x>(&sealwire_blake3_x4_blocks_avx512, in, n_inputs, blocks, key, counter, increment, flags,
+                         flags_start, flags_end, out);
 }
 
 }  // namespace sealwire::crypto::detail

@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: Apache-2.0
+// The BLAKE3 block loops for AVX-512F/VL (the BLAKE3 specification, 2020,
+// section 2.2) in assembly: sixteen inputs in zmm registers, eight in ymm
+// and four in xmm, one input per lane. The same work written with
+// intrinsics (blake3_core.hpp's blake3_hash_lanes) compiled to the same
+// instructions, but GCC kept the loop's constants and the chaining value in
+// registers beside the sixteen state and sixteen message vectors and
+// spilled: sixteen inputs of sixteen blocks ran 14% slower than the official
+// BLAKE3 assembly (rdtsc). Here the registers are fixed, at every width:
+//   0-7    state words 0-7; the chaining value between blocks
+//   8-15   state words 8-15, loaded afresh for every block (IV, counter,
+//          block length, flags); the transposes' scratch before that
+//   16-31  message words 0-15, one input per lane
+// and the four quarter-rounds of each half round run interleaved, one step
+// of all four at a time, so each step has four independent instructions.
+// The message permutation between rounds is only a renaming of registers
+// 16-31: the ROUND lines list them in each round's order.
+//
+// void sealwire_blake3_xN_blocks_avx512(const uint8_t* in, size_t stride,
+//     size_t blocks, void* cv, const void* counter, const uint32_t flags[3]);
+// in: input l's block b at in + l * stride + 64 * b; cv: eight vectors of
+// the chaining value, word by word (lane l: input l), read and replaced;
+// counter: two vectors, the low and high counter words per lane; flags:
+// {every block's, the first block's extra, the last block's extra}. Callers
+// must have checked for AVX-512F and AVX-512VL.
+
+    .text
+
+// G4: the quarter-round G (spec 2.2) on four (a, b, c, d) columns at once,
+// with message words x (first) and y (second) for each; registers named by
+// width prefix w (z, y or x) and number.
+.macro G4 w, a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, d0, d1, d2, d3, x0, x1, x2, x3, y0, y1, y2, y3
+    HALF_G \w, \a0, \a1, \a2, \a3, \b0, \b1, \b2, \b3, \c0, \c1, \c2, \c3, \d0, \d1, \d2, \d3, \x0, \x1, \x2, \x3, 16, 12
+    HALF_G \w, \a0, \a1, \a2, \a3, \b0, \b1, \b2, \b3, \c0, \c1, \c2, \c3, \d0, \d1, \d2, \d3, \y0, \y1, \y2, \y3, 8, 7
+.endm
+
+// HALF_G: a += m + b; d = (d ^ a) >>> r1; c += d; b = (b ^ c) >>> r2, on
+// four columns.
+.macro HALF_G w, a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, d0, d1, d2, d3, m0, m1, m2, m3, r1, r2
+    vpaddd %\w\()mm\m0, %\w\()mm\a0, %\w\()mm\a0
+    vpaddd %\w\()mm\m1, %\w\()mm\a1, %\w\()mm\a1
+    vpaddd %\w\()mm\m2, %\w\()mm\a2, %\w\()mm\a2
+    vpaddd %\w\()mm\m3, %\w\()mm\a3, %\w\()mm\a3
+    vpaddd %\w\()mm\b0, %\w\()mm\a0, %\w\()mm\a0
+    vpaddd %\w\()mm\b1, %\w\()mm\a1, %\w\()mm\a1
+    vpaddd %\w\()mm\b2, %\w\()mm\a2, %\w\()mm\a2
+    vpaddd %\w\()mm\b3, %\w\()mm\a3, %\w\()mm\a3
+    vpxord %\w\()mm\a0, %\w\()mm\d0, %\w\()mm\d0
+    vpxord %\w\()mm\a1, %\w\()mm\d1, %\w\()mm\d1
+    vpxord %\w\()mm\a2, %\w\()mm\d2, %\w\()mm\d2
+    vpxord %\w\()mm\a3, %\w\()mm\d3, %\w\()mm\d3
+    vprord $\r1, %\w\()mm\d0, %\w\()mm\d0
+    vprord $\r1, %\w\()mm\d1, %\w\()mm\d1
+    vprord $\r1, %\w\()mm\d2, %\w\()mm\d2
+    vprord $\r1, %\w\()mm\d3, %\w\()mm\d3
+    vpaddd %\w\()mm\d0, %\w\()mm\c0, %\w\()mm\c0
+    vpaddd %\w\()mm\d1, %\w\()mm\c1, %\w\()mm\c1
+    vpaddd %\w\()mm\d2, %\w\()mm\c2, %\w\()mm\c2
+    vpaddd %\w\()mm\d3, %\w\()mm\c3, %\w\()mm\c3
+    vpxord %\w\()mm\c0, %\w\()mm\b0, %\w\()mm\b0
+    vpxord %\w\()mm\c1, %\w\()mm\b1, %\w\()mm\b1
+    vpxord %\w\()mm\c2, %\w\()mm\b2, %\w\()mm\b2
+    vpxord %\w\()mm\c3, %\w\()mm\b3, %\w\()mm\b3
+    vprord $\r2, %\w\()mm\b0, %\w\()mm\b0
+    vprord $\r2, %\w\()mm\b1, %\w\()mm\b1
+    vprord $\r2, %\w\()mm\b2, %\w\()mm\b2
+    vprord $\r2, %\w\()mm\b3, %\w\()mm\b3
+.endm
+
+// ROUND: one round (columns, then diagonals) with the message words in
+// registers m0-m15, in this round's order.
+.macro ROUND w, m0, m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11, m12, m13, m14, m15
+    G4 \w, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, \m0, \m2, \m4, \m6, \m1, \m3, \m5, \m7
+    G4 \w, 0, 1, 2, 3, 5, 6, 7, 4, 10, 11, 8, 9, 15, 12, 13, 14, \m8, \m10, \m12, \m14, \m9, \m11, \m13, \m15
+.endm
+
+// TRANSPOSE4: 4x4 transposes of 32-bit words within each 128-bit lane of
+// registers r0-r3, through the scratch registers 8-11.
+.macro TRANSPOSE4 w, r0, r1, r2, r3
+    vpunpckldq %\w\()mm\r1, %\w\()mm\r0, %\w\()mm8
+    vpunpckhdq %\w\()mm\r1, %\w\()mm\r0, %\w\()mm9
+    vpunpckldq %\w\()mm\r3, %\w\()mm\r2, %\w\()mm10
+    vpunpckhdq %\w\()mm\r3, %\w\()mm\r2, %\w\()mm11
+    vpunpcklqdq %\w\()mm10, %\w\()mm8, %\w\()mm\r0
+    vpunpckhqdq %\w\()mm10, %\w\()mm8, %\w\()mm\r1
+    vpunpcklqdq %\w\()mm11, %\w\()mm9, %\w\()mm\r2
+    vpunpckhqdq %\w\()mm11, %\w\()mm9, %\w\()mm\r3
+.endm
+
+// LANES4: the 4x4 transpose of 128-bit lanes across zmm registers u0-u3.
+.macro LANES4 u0, u1, u2, u3
+    vshufi32x4 $0x44, %zmm\u1, %zmm\u0, %zmm8
+    vshufi32x4 $0x44, %zmm\u3, %zmm\u2, %zmm9
+    vshufi32x4 $0xee, %zmm\u1, %zmm\u0, %zmm10
+    vshufi32x4 $0xee, %zmm\u3, %zmm\u2, %zmm11
+    vshufi32x4 $0x88, %zmm9, %zmm8, %zmm\u0
+    vshufi32x4 $0xdd, %zmm9, %zmm8, %zmm\u1
+    vshufi32x4 $0x88, %zmm11, %zmm10, %zmm\u2
+    vshufi32x4 $0xdd, %zmm11, %zmm10, %zmm\u3
+.endm
+
+// HALVES2: swaps the high 128-bit half of ymm register a with the low half
+// of ymm register b (words k and k + 4 of inputs 0-3 in a, of inputs 4-7
+// in b, become word k of inputs 0-7 in a and word k + 4 in b).
+.macro HALVES2 a, b
+    vshufi32x4 $0x3, %ymm\b, %ymm\a, %ymm9
+    vshufi32x4 $0x0, %ymm\b, %ymm\a, %ymm\a
+    vmovdqa64 %ymm9, %ymm\b
+.endm
+
+// PROLOGUE / EPILOGUE: the frame and the per-call setup shared by the three
+// widths; W is the vector width in bytes. rdi, r11, r12, r13: inputs 0, 4,
+// 8, 12 (their current block); rsi the stride, r10 three strides; eax the
+// first block's extra flags.
+.macro PROLOGUE w, W
+    .cfi_startproc
+    endbr64
+    test %rdx, %rdx
+    jz 9f
+    push %rbx
+    .cfi_adjust_cfa_offset 8
+    .cfi_offset %rbx, -16
+    push %r12
+    .cfi_adjust_cfa_offset 8
+    .cfi_offset %r12, -24
+    push %r13
+    .cfi_adjust_cfa_offset 8
+    .cfi_offset %r13, -32
+    lea (%rsi, %rsi, 2), %r10
+    lea (%rdi, %rsi, 4), %r11
+    lea (%r11, %rsi, 4), %r12
+    lea (%r12, %rsi, 4), %r13
+    mov 4(%r9), %eax
+    vmovdqu32 0*\W(%rcx), %\w\()mm0
+    vmovdqu32 1*\W(%rcx), %\w\()mm1
+    vmovdqu32 2*\W(%rcx), %\w\()mm2
+    vmovdqu32 3*\W(%rcx), %\w\()mm3
+    vmovdqu32 4*\W(%rcx), %\w\()mm4
+    vmovdqu32 5*\W(%rcx), %\w\()mm5
+    vmovdqu32 6*\W(%rcx), %\w\()mm6
+    vmovdqu32 7*\W(%rcx), %\w\()mm7
+.endm
+
+// BLOCK_START: this block's flags in ebx: flags[0], the first block's extra
+// (eax, zero after the first block) and, for the last block, flags[2].
+.macro BLOCK_START
+    mov 8(%r9), %ebx
+    cmp $1, %rdx
+    cmovne (%r9), %ebx
+    or (%r9), %ebx
+    or %eax, %ebx
+.endm
+
+// ROUNDS: the state's second half, the seven rounds and the new chaining
+// value (spec 2.2: the first half of the output), at width w.
+.macro ROUNDS w, W
+    vpbroadcastd .Lsealwire_blake3_consts(%rip), %\w\()mm8
+    vpbroadcastd .Lsealwire_blake3_consts+4(%rip), %\w\()mm9
+    vpbroadcastd .Lsealwire_blake3_consts+8(%rip), %\w\()mm10
+    vpbroadcastd .Lsealwire_blake3_consts+12(%rip), %\w\()mm11
+    vmovdqu32 (%r8), %\w\()mm12
+    vmovdqu32 \W(%r8), %\w\()mm13
+    vpbroadcastd .Lsealwire_blake3_consts+16(%rip), %\w\()mm14
+    vpbroadcastd %ebx, %\w\()mm15
+    ROUND \w, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31
+    ROUND \w, 18, 22, 19, 26, 23, 16, 20, 29, 17, 27, 28, 21, 25, 30, 31, 24
+    ROUND \w, 19, 20, 26, 28, 29, 18, 23, 30, 22, 21, 25, 16, 27, 31, 24, 17
+    ROUND \w, 26, 23, 28, 25, 30, 19, 29, 31, 20, 16, 27, 18, 21, 24, 17, 22
+    ROUND \w, 28, 29, 25, 27, 31, 26, 30, 24, 23, 18, 21, 19, 16, 17, 22, 20
+    ROUND \w, 25, 30, 27, 21, 24, 28, 31, 17, 29, 19, 16, 26, 18, 22, 20, 23
+    ROUND \w, 27, 31, 21, 16, 17, 25, 24, 22, 30, 26, 18, 28, 19, 20, 23, 29
+    vpxord %\w\()mm8, %\w\()mm0, %\w\()mm0
+    vpxord %\w\()mm9, %\w\()mm1, %\w\()mm1
+    vpxord %\w\()mm10, %\w\()mm2, %\w\()mm2
+    vpxord %\w\()mm11, %\w\()mm3, %\w\()mm3
+    vpxord %\w\()mm12, %\w\()mm4, %\w\()mm4
+    vpxord %\w\()mm13, %\w\()mm5, %\w\()mm5
+    vpxord %\w\()mm14, %\w\()mm6, %\w\()mm6
+    vpxord %\w\()mm15, %\w\()mm7, %\w\()mm7
+.endm
+
+// BLOCK_END: on to the next block of every input, and the loop back to
+// label 1.
+.macro BLOCK_END
+    xor %eax, %eax
+    add $64, %rdi
+    add $64, %r11
+    add $64, %r12
+    add $64, %r13
+    dec %rdx
+    jnz 1b
+.endm
+
+.macro EPILOGUE w, W
+    vmovdqu32 %\w\()mm0, 0*\W(%rcx)
+    vmovdqu32 %\w\()mm1, 1*\W(%rcx)
+    vmovdqu32 %\w\()mm2, 2*\W(%rcx)
+    vmovdqu32 %\w\()mm3, 3*\W(%rcx)
+    vmovdqu32 %\w\()mm4, 4*\W(%rcx)
+    vmovdqu32 %\w\()mm5, 5*\W(%rcx)
+    vmovdqu32 %\w\()mm6, 6*\W(%rcx)
+    vmovdqu32 %\w\()mm7, 7*\W(%rcx)
+    pop %r13
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore %r13
+    pop %r12
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore %r12
+    pop %rbx
+    .cfi_adjust_cfa_offset -8
+    .cfi_restore %rbx
+9:
+    vzeroupper
+    ret
+    .cfi_endproc
+.endm
+
+    .section .rodata
+    .p2align 2
+.Lsealwire_blake3_consts:
+    // The IV's first four words (spec 2.2, table 1), then the block length.
+    .long 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 64
+
+    .text
+
+// Sixteen inputs: row l (input l's 64-byte block) into zmm16 + l, then the
+// 16x16 transpose leaves message word k of every input in zmm16 + k.
+    .p2align 6
+    .globl sealwire_blake3_x16_blocks_avx512
+    .hidden sealwire_blake3_x16_blocks_avx512
+    .type sealwire_blake3_x16_blocks_avx512, @function
+sealwire_blake3_x16_blocks_avx512:
+    PROLOGUE z, 64
+    .p2align 5
+1:
+    BLOCK_START
+    vmovdqu32 (%rdi), %zmm16
+    vmovdqu32 (%rdi, %rsi, 1), %zmm17
+    vmovdqu32 (%rdi, %rsi, 2), %zmm18
+    vmovdqu32 (%rdi, %r10, 1), %zmm19
+    vmovdqu32 (%r11), %zmm20
+    vmovdqu32 (%r11, %rsi, 1), %zmm21
+    vmovdqu32 (%r11, %rsi, 2), %zmm22
+    vmovdqu32 (%r11, %r10, 1), %zmm23
+    vmovdqu32 (%r12), %zmm24
+    vmovdqu32 (%r12, %rsi, 1), %zmm25
+    vmovdqu32 (%r12, %rsi, 2), %zmm26
+    vmovdqu32 (%r12, %r10, 1), %zmm27
+    vmovdqu32 (%r13), %zmm28
+    vmovdqu32 (%r13, %rsi, 1), %zmm29
+    vmovdqu32 (%r13, %rsi, 2), %zmm30
+    vmovdqu32 (%r13, %r10, 1), %zmm31
+    TRANSPOSE4 z, 16, 17, 18, 19
+    TRANSPOSE4 z, 20, 21, 22, 23
+    TRANSPOSE4 z, 24, 25, 26, 27
+    TRANSPOSE4 z, 28, 29, 30, 31
+    LANES4 16, 20, 24, 28
+    LANES4 17, 21, 25, 29
+    LANES4 18, 22, 26, 30
+    LANES4 19, 23, 27, 31
+    ROUNDS z, 64
+    BLOCK_END
+    EPILOGUE z, 64
+    .size sealwire_blake3_x16_blocks_avx512, .-sealwire_blake3_x16_blocks_avx512
+
+// Eight inputs: for each 32-byte half h of the block, input l's half into
+// ymm16 + 8h + l; the 4x4 transposes within 128-bit halves and the swap of
+// halves leave message word k in ymm16 + k.
+    .p2align 6
+    .globl sealwire_blake3_x8_blocks_avx512
+    .hidden sealwire_blake3_x8_blocks_avx512
+    .type sealwire_blake3_x8_blocks_avx512, @function
+sealwire_blake3_x8_blocks_avx512:
+    PROLOGUE y, 32
+    .p2align 5
+1:
+    BLOCK_START
+    vmovdqu32 (%rdi), %ymm16
+    vmovdqu32 (%rdi, %rsi, 1), %ymm17
+    vmovdqu32 (%rdi, %rsi, 2), %ymm18
+    vmovdqu32 (%rdi, %r10, 1), %ymm19
+    vmovdqu32 (%r11), %ymm20
+    vmovdqu32 (%r11, %rsi, 1), %ymm21
+    vmovdqu32 (%r11, %rsi, 2), %ymm22
+    vmovdqu32 (%r11, %r10, 1), %ymm23
+    vmovdqu32 32(%rdi), %ymm24
+    vmovdqu32 32(%rdi, %rsi, 1), %ymm25
+    vmovdqu32 32(%rdi, %rsi, 2), %ymm26
+    vmovdqu32 32(%rdi, %r10, 1), %ymm27
+    vmovdqu32 32(%r11), %ymm28
+    vmovdqu32 32(%r11, %rsi, 1), %ymm29
+    vmovdqu32 32(%r11, %rsi, 2), %ymm30
+    vmovdqu32 32(%r11, %r10, 1), %ymm31
+    TRANSPOSE4 y, 16, 17, 18, 19
+    TRANSPOSE4 y, 20, 21, 22, 23
+    TRANSPOSE4 y, 24, 25, 26, 27
+    TRANSPOSE4 y, 28, 29, 30, 31
+    HALVES2 16, 20
+    HALVES2 17, 21
+    HALVES2 18, 22
+    HALVES2 19, 23
+    HALVES2 24, 28
+    HALVES2 25, 29
+    HALVES2 26, 30
+    HALVES2 27, 31
+    ROUNDS y, 32
+    BLOCK_END
+    EPILOGUE y, 32
+    .size sealwire_blake3_x8_blocks_avx512, .-sealwire_blake3_x8_blocks_avx512
+
+// Four inputs: for each 16-byte quarter q of the block, input l's quarter
+// into xmm16 + 4q + l; the 4x4 transposes leave message word k in xmm16 + k.
+    .p2align 6
+    .globl sealwire_blake3_x4_blocks_avx512
+    .hidden sealwire_blake3_x4_blocks_avx512
+    .type sealwire_blake3_x4_blocks_avx512, @function
+sealwire_blake3_x4_blocks_avx512:
+    PROLOGUE x, 16
+    .p2align 5
+1:
+    BLOCK_START
+    vmovdqu32 (%rdi), %xmm16
+    vmovdqu32 (%rdi, %rsi, 1), %xmm17
+    vmovdqu32 (%rdi, %rsi, 2), %xmm18
+    vmovdqu32 (%rdi, %r10, 1), %xmm19
+    vmovdqu32 16(%rdi), %xmm20
+    vmovdqu32 16(%rdi, %rsi, 1), %xmm21
+    vmovdqu32 16(%rdi, %rsi, 2), %xmm22
+    vmovdqu32 16(%rdi, %r10, 1), %xmm23
+    vmovdqu32 32(%rdi), %xmm24
+    vmovdqu32 32(%rdi, %rsi, 1), %xmm25
+    vmovdqu32 32(%rdi, %rsi, 2), %xmm26
+    vmovdqu32 32(%rdi, %r10, 1), %xmm27
+    vmovdqu32 48(%rdi), %xmm28
+    vmovdqu32 48(%rdi, %rsi, 1), %xmm29
+    vmovdqu32 48(%rdi, %rsi, 2), %xmm30
+    vmovdqu32 48(%rdi, %r10, 1), %xmm31
+    TRANSPOSE4 x, 16, 17, 18, 19
+    TRANSPOSE4 x, 20, 21, 22, 23
+    TRANSPOSE4 x, 24, 25, 26, 27
+    TRANSPOSE4 x, 28, 29, 30, 31
+    ROUNDS x, 16
+    BLOCK_END
+    EPILOGUE x, 16
+    .size sealwire_blake3_x4_blocks_avx512, .-sealwire_blake3_x4_blocks_avx512
+
+    .section .note.GNU-stack, "", @progbits
