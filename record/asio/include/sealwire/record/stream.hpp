@@ -441,7 +441,7 @@ class stream {
   // interrupt to the other CPU, a VM exit on a virtual machine), and on a
   // busy connection the next record is often that close. Over loopback TCP
   // with 16 KiB writes (record.tcp_16k_writes) the one turn cut the reader's
-  // poll calls from 0.28 to 0.02-0.11 per record and the time per MiB by 4%,
+  // poll calls from 0.28 to 0.02-0.11 per record and the time per MiB by 3-4%,
   // while a read that blocked in recv at once, without even the
   // available() check, was 24% slower (docs/architecture.md, "The stream's
   // data path"). The asynchronous read never yields: its thread runs other
