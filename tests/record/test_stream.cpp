@@ -20,6 +20,7 @@
 #include <gtest/gtest.h>
 
 #include <future>
+#include <random>
 #include <stdexcept>
 #include <thread>
 
@@ -76,6 +77,53 @@ TEST(RecordStream, SyncOverASocketpair) {
   }
   ASSERT_TRUE(ready_within(server, 10s, "the server's side"));
   EXPECT_EQ(server.get(), up);
+}
+
+// A synchronous reader over loopback TCP that sometimes finds the next
+// record already there and sometimes gives up its turn, finds nothing and
+// blocks (the writer pauses): every byte arrives in order, whatever the write
+// and read sizes, and the writer's close ends the reads with eof.
+TEST(RecordStream, SyncReaderOverLoopbackTcpThroughBurstsAndPauses) {
+  fixture_keys k;
+  asio::io_context io;
+  tcp::acceptor acceptor(io, tcp::endpoint(asio::ip::address_v4::loopback(), 0));
+  stream<tcp::socket> reader(io), writer(io);
+  writer.next_layer().connect(acceptor.local_endpoint());
+  acceptor.accept(reader.next_layer());
+  const bytes data = pattern(1500000);
+  auto sent = std::async(std::launch::async, [&] {
+    writer.handshake(k.cc);
+    std::mt19937 rng(2201);
+    std::size_t at = 0;
+    while (at < data.size()) {
+      const std::size_t n = std::min(data.size() - at, std::size_t{1} + rng() % 40000);
+      asio::write(writer, asio::buffer(data.data() + at, n));
+      at += n;
+      if (rng() % 8 == 0) std::this_thread::sleep_for(2ms);  // the reader drains and blocks
+    }
+    writer.shutdown();
+    return at;
+  });
+  shutdown_on_exit unblock(reader.next_layer(), writer.next_layer());
+  deadline_guard guard({reader.next_layer().native_handle(), writer.next_layer().native_handle()}, 30s,
+                       "the transfer");
+  reader.handshake(k.sc);
+  std::mt19937 rng(2202);
+  bytes got;
+  bytes buf(70000);
+  boost::system::error_code ec;
+  for (;;) {
+    const std::size_t want = 1 + rng() % buf.size();
+    const std::size_t n = reader.read_some(asio::buffer(buf.data(), want), ec);
+    if (ec) break;
+    ASSERT_NE(n, 0u);
+    got.insert(got.end(), buf.begin(), buf.begin() + static_cast<std::ptrdiff_t>(n));
+  }
+  EXPECT_EQ(ec, asio::error::eof);
+  ASSERT_TRUE(ready_within(sent, 10s, "the writer"));
+  EXPECT_EQ(sent.get(), data.size());
+  EXPECT_EQ(got.size(), data.size());
+  EXPECT_TRUE(got == data);
 }
 
 // The deadlines themselves: a handshake whose peer never answers fails at
