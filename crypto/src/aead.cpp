@@ -127,6 +127,8 @@ void aead_core::move_from(aead_core& other) noexcept {
     } else {
       cipher = other.cipher;
       mac = std::move(other.mac);
+      stage_len = other.stage_len;
+      std::memcpy(stage, other.stage, stage_len);
     }
   }
   other.wipe();
@@ -143,6 +145,7 @@ void aead_core::wipe() noexcept {
   }
   aad_len = text_len = max_text = 0;
   key_pending = false;
+  stage_len = 0;  // the staged bytes are ciphertext (public): not wiped
   phase = aead_phase::idle;
 }
 
@@ -438,6 +441,90 @@ static bool open_stitched(aead_core& c, std::uint8_t* out, const std::uint8_t* i
 #endif
 }
 
+// Staging starts once a message has this much text: a short one never pays
+// for the powers of r the lanes need.
+constexpr std::uint64_t stage_after = 512;
+
+// stage_lanes returns the MAC's live IFMA lanes when the stitched kernels
+// run at this CPU level, else null.
+static poly1305_state* stage_lanes(aead_core& c) noexcept {
+  if (chacha_poly_kernel() == nullptr) return nullptr;
+  return poly1305_direct_lanes(c.mac, 2 * stream_buffer_blocks);
+}
+
+// open_small decrypts a small piece (under open_stitch_min) with the MAC
+// staged: the piece's ciphertext is copied to the stage and decrypted with
+// buffered keystream; when the keystream runs out, the refill is a stitched
+// step that takes the stage's whole groups (up to ten) into the lanes. Per
+// 1 KiB of text that is one stitched step instead of sixteen blocks of
+// keystream alone and eight lanes calls. False, with nothing done, where the
+// stitched kernels do not run (the caller flushes the stage and takes the
+// plain path). The CPU level is checked when staging begins and at each
+// refill, not for every piece.
+static bool open_small(aead_core& c, std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept {
+#if SEALWIRE_X86_KERNELS
+  stream_state& s = c.cipher;
+  if (s.family != stream_family::chacha || s.rounds != 20 || c.text_len + n < stage_after) return false;
+  constexpr std::size_t group = aead_stage_group;
+  if (c.stage_len == 0) {
+    // Staging begins (or resumes with an empty stage): the lanes' partial
+    // group becomes the start of the stage.
+    poly1305_state* mac = stage_lanes(c);
+    if (mac == nullptr) return false;
+    std::memcpy(c.stage, mac->buf, mac->buf_len);
+    c.stage_len = mac->buf_len;
+    mac->buf_len = 0;
+  } else if (c.stage_len + n > aead_stage_bytes) {
+    // No refill for a while (more than ten groups staged): the whole groups
+    // go to the lanes now.
+    poly1305_state* mac = stage_lanes(c);
+    if (mac == nullptr) return false;  // the caller flushes the stage through update
+    const std::size_t g = c.stage_len / group;
+    poly1305_lanes_ifma(*mac, c.stage, 8 * g, !mac->started);
+    poly1305_direct_done(*mac, 8 * g);
+    c.stage_len = static_cast<std::uint16_t>(c.stage_len - g * group);
+    std::memmove(c.stage, c.stage + g * group, c.stage_len);
+  }
+  std::memcpy(c.stage + c.stage_len, in, n);  // before an in-place XOR overwrites in
+  c.stage_len = static_cast<std::uint16_t>(c.stage_len + n);
+  const std::size_t buffered = static_cast<std::size_t>(s.ks_len - s.ks_pos);
+  if (n <= buffered) {  // the common case: an XOR with keystream generated ahead
+    const std::uint8_t* ks = s.ks + s.ks_pos;
+    if (s.xr != nullptr && n >= 64) {
+      s.xr(out, in, ks, n);
+    } else {
+      xor_bytes(out, in, ks, n);
+    }
+    s.ks_pos = static_cast<std::uint16_t>(s.ks_pos + n);
+    return true;
+  }
+  if (c.stage_len >= group) {
+    static_cast<void>(stream_xor(s, out, in, buffered));
+    out += buffered;
+    in += buffered;
+    n -= buffered;
+    std::uint64_t first = 0;
+    poly1305_state* mac = stage_lanes(c);
+    if (std::uint8_t* ks = mac != nullptr ? stream_take_buffer(s, first) : nullptr; ks != nullptr) {
+      const std::size_t g = std::min<std::size_t>(10, c.stage_len / group);
+      chacha20_poly1305_ks_ifma(s.words, first, out, in, 0, ks, *mac, c.stage, static_cast<unsigned>(g),
+                                !mac->started);
+      poly1305_direct_done(*mac, 8 * g);
+      c.stage_len = static_cast<std::uint16_t>(c.stage_len - g * group);
+      std::memmove(c.stage, c.stage + g * group, c.stage_len);
+    }
+  }
+  static_cast<void>(stream_xor(s, out, in, n));  // from the buffer (or a plain refill)
+  return true;
+#else
+  static_cast<void>(c);
+  static_cast<void>(out);
+  static_cast<void>(in);
+  static_cast<void>(n);
+  return false;
+#endif
+}
+
 void aead_core::encrypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept {
   if (is_aes_gcm(alg)) return gcm_encrypt(gcm, out, in, n);  // stitched in the kernels
   if (n >= 2 * stitch_step) {
@@ -455,8 +542,16 @@ void aead_core::encrypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n
   }
 }
 
+void aead_core::flush_stage() noexcept {
+  if (stage_len == 0) return;
+  mac.update({stage, stage_len});
+  stage_len = 0;
+}
+
 void aead_core::decrypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept {
   if (is_aes_gcm(alg)) return gcm_decrypt(gcm, out, in, n);
+  if (n < open_stitch_min && open_small(*this, out, in, n)) return;
+  flush_stage();
   if (n >= open_stitch_min && open_stitched(*this, out, in, n)) return;
   if (n >= stitch_step) {
     const std::size_t done = stitch(*this, out, in, n, false);
@@ -484,6 +579,7 @@ std::string_view aead_core::provider() const noexcept {
 
 void aead_core::compute_tag(std::span<std::uint8_t, aead_tag_size> tag) noexcept {
   begin_text();
+  flush_stage();
   if (is_aes_gcm(alg)) {
     gcm_tag(gcm, aad_len, text_len, tag);
     phase = aead_phase::done;
