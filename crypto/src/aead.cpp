@@ -375,11 +375,25 @@ static bool open_stitched(aead_core& c, std::uint8_t* out, const std::uint8_t* i
   if (kernel == nullptr) return false;
   poly1305_state* mac = poly1305_direct_lanes(c.mac, n / 16);
   if (mac == nullptr) return false;
-  constexpr std::size_t group = 128;  // the IFMA lanes' 8 blocks
+  constexpr std::size_t group = aead_stage_group;
   const bool in_place = out == in;
-  // Invariant: mp < n implies the lanes are at a group boundary (buf_len 0).
-  std::size_t mp = std::min<std::size_t>(n, (group - mac->buf_len % group) % group);
-  if (mp != 0) c.mac.update({in, mp});
+  // Invariant: mp < n implies the lanes are at a group boundary (buf_len 0)
+  // and the stage is empty.
+  std::size_t mp;
+  if (c.stage_len != 0) {
+    // Staged ciphertext (the last piece's tail, or small pieces'): the
+    // piece's head completes its last group and the whole groups go to the
+    // lanes straight from the stage (the lanes' buf is empty while staging).
+    mp = (group - c.stage_len % group) % group;  // < group <= n
+    std::memcpy(c.stage + c.stage_len, in, mp);
+    const std::size_t blocks = (c.stage_len + mp) / 16;
+    poly1305_lanes_ifma(*mac, c.stage, blocks, !mac->started);
+    poly1305_direct_done(*mac, blocks);
+    c.stage_len = 0;
+  } else {
+    mp = std::min<std::size_t>(n, (group - mac->buf_len % group) % group);
+    if (mp != 0) c.mac.update({in, mp});
+  }
   std::size_t cp = 0;
   while (cp < n) {
     const std::size_t buffered = static_cast<std::size_t>(s.ks_len - s.ks_pos);
@@ -413,7 +427,12 @@ static bool open_stitched(aead_core& c, std::uint8_t* out, const std::uint8_t* i
     }
     // Up to ten groups (one after each double round): a piece that gets one
     // step here still has most of its MAC overlapped.
-    const std::size_t groups = std::min<std::size_t>(10, (n - mp) / group);
+    // When the piece needs another refill after this step, its MAC keeps a
+    // group back for it: a refill with no group to overlap is keystream
+    // alone and the MAC's groups then run on their own.
+    const std::size_t avail = (n - mp) / group;
+    std::size_t groups = std::min<std::size_t>(10, avail);
+    if (cp + stitch_step < n && avail >= 2) groups = std::min(groups, avail - 1);
     std::uint8_t* ks = groups != 0 ? stream_take_buffer(s, first) : nullptr;
     if (ks == nullptr) break;  // no MAC to overlap, or near the counter's limit: the plain path
     // The step's whole blocks within the piece decrypt straight into out (in
@@ -429,7 +448,16 @@ static bool open_stitched(aead_core& c, std::uint8_t* out, const std::uint8_t* i
     cp += 64 * direct;
     s.ks_pos = static_cast<std::uint16_t>(64 * direct);
   }
-  if (mp < n) c.mac.update({in + mp, n - mp});  // before an in-place XOR of the rest
+  // What the MAC has left (before an in-place XOR of the rest) waits in the
+  // stage for the next piece, whose head completes its group.
+  if (mp < n) {
+    if (n - mp <= aead_stage_bytes) {
+      std::memcpy(c.stage, in + mp, n - mp);
+      c.stage_len = static_cast<std::uint16_t>(n - mp);
+    } else {
+      c.mac.update({in + mp, n - mp});
+    }
+  }
   if (cp < n) static_cast<void>(stream_xor(s, out + cp, in + cp, n - cp));
   return true;
 #else
@@ -550,9 +578,8 @@ void aead_core::flush_stage() noexcept {
 
 void aead_core::decrypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept {
   if (is_aes_gcm(alg)) return gcm_decrypt(gcm, out, in, n);
-  if (n < open_stitch_min && open_small(*this, out, in, n)) return;
+  if (n < open_stitch_min ? open_small(*this, out, in, n) : open_stitched(*this, out, in, n)) return;
   flush_stage();
-  if (n >= open_stitch_min && open_stitched(*this, out, in, n)) return;
   if (n >= stitch_step) {
     const std::size_t done = stitch(*this, out, in, n, false);
     out += done;
