@@ -471,7 +471,7 @@ static bool open_stitched(aead_core& c, std::uint8_t* out, const std::uint8_t* i
 
 // Staging starts once a message has this much text: a short one never pays
 // for the powers of r the lanes need.
-constexpr std::uint64_t stage_after = 512;
+constexpr std::uint64_t stage_after = 128;
 
 // stage_lanes returns the MAC's live IFMA lanes when the stitched kernels
 // run at this CPU level, else null.
