@@ -962,19 +962,26 @@ result<void> aead_opener::init(const aead_key& key, bytes_view nonce, tag_positi
 
 void aead_opener::aad(bytes_view data) noexcept { st().core.add_aad(data); }
 
-std::size_t aead_opener::output_size(std::size_t in_size) const noexcept {
-  const detail::aead_opener_state& s = st();
+namespace {
+
+// released is output_size on the state (update's per-piece path calls no
+// exported member: those are not inlined across the export boundary).
+std::size_t released(const detail::aead_opener_state& s, std::size_t in_size) noexcept {
   if (s.position == tag_position::detached) return in_size;
   const std::size_t total = s.held_len + in_size;
   return total > aead_tag_size ? total - aead_tag_size : 0;
 }
 
+}  // namespace
+
+std::size_t aead_opener::output_size(std::size_t in_size) const noexcept { return released(st(), in_size); }
+
 result<std::size_t> aead_opener::update(std::span<std::uint8_t> out, bytes_view in) noexcept {
-  detail::aead_opener_state& s = st();
+  detail::aead_opener_state& s = *std::launder(static_cast<detail::aead_opener_state*>(storage_.get()));
   detail::aead_core& core = s.core;
   if (core.phase == detail::aead_phase::failed) return s.failure;
   SEALWIRE_EXPECTS(core.phase == detail::aead_phase::aad || core.phase == detail::aead_phase::text);
-  const std::size_t release = output_size(in.size());
+  const std::size_t release = released(s, in.size());
   if (out.size() < release) return crypto_errc::buffer_too_small;
   if (release > core.max_text - core.text_len) return fail(s, crypto_errc::message_too_long);
   if (core.phase == detail::aead_phase::aad) core.begin_text();
