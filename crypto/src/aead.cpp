@@ -127,6 +127,8 @@ void aead_core::move_from(aead_core& other) noexcept {
     } else {
       cipher = other.cipher;
       mac = std::move(other.mac);
+      stage_len = other.stage_len;
+      std::memcpy(stage, other.stage, stage_len);
     }
   }
   other.wipe();
@@ -143,6 +145,7 @@ void aead_core::wipe() noexcept {
   }
   aad_len = text_len = max_text = 0;
   key_pending = false;
+  stage_len = 0;  // the staged bytes are ciphertext (public): not wiped
   phase = aead_phase::idle;
 }
 
@@ -372,11 +375,25 @@ static bool open_stitched(aead_core& c, std::uint8_t* out, const std::uint8_t* i
   if (kernel == nullptr) return false;
   poly1305_state* mac = poly1305_direct_lanes(c.mac, n / 16);
   if (mac == nullptr) return false;
-  constexpr std::size_t group = 128;  // the IFMA lanes' 8 blocks
+  constexpr std::size_t group = aead_stage_group;
   const bool in_place = out == in;
-  // Invariant: mp < n implies the lanes are at a group boundary (buf_len 0).
-  std::size_t mp = std::min<std::size_t>(n, (group - mac->buf_len % group) % group);
-  if (mp != 0) c.mac.update({in, mp});
+  // Invariant: mp < n implies the lanes are at a group boundary (buf_len 0)
+  // and the stage is empty.
+  std::size_t mp;
+  if (c.stage_len != 0) {
+    // Staged ciphertext (the last piece's tail, or small pieces'): the
+    // piece's head completes its last group and the whole groups go to the
+    // lanes straight from the stage (the lanes' buf is empty while staging).
+    mp = (group - c.stage_len % group) % group;  // < group <= n
+    std::memcpy(c.stage + c.stage_len, in, mp);
+    const std::size_t blocks = (c.stage_len + mp) / 16;
+    poly1305_lanes_ifma(*mac, c.stage, blocks, !mac->started);
+    poly1305_direct_done(*mac, blocks);
+    c.stage_len = 0;
+  } else {
+    mp = std::min<std::size_t>(n, (group - mac->buf_len % group) % group);
+    if (mp != 0) c.mac.update({in, mp});
+  }
   std::size_t cp = 0;
   while (cp < n) {
     const std::size_t buffered = static_cast<std::size_t>(s.ks_len - s.ks_pos);
@@ -410,7 +427,12 @@ static bool open_stitched(aead_core& c, std::uint8_t* out, const std::uint8_t* i
     }
     // Up to ten groups (one after each double round): a piece that gets one
     // step here still has most of its MAC overlapped.
-    const std::size_t groups = std::min<std::size_t>(10, (n - mp) / group);
+    // When the piece needs another refill after this step, its MAC keeps a
+    // group back for it: a refill with no group to overlap is keystream
+    // alone and the MAC's groups then run on their own.
+    const std::size_t avail = (n - mp) / group;
+    std::size_t groups = std::min<std::size_t>(10, avail);
+    if (cp + stitch_step < n && avail >= 2) groups = std::min(groups, avail - 1);
     std::uint8_t* ks = groups != 0 ? stream_take_buffer(s, first) : nullptr;
     if (ks == nullptr) break;  // no MAC to overlap, or near the counter's limit: the plain path
     // The step's whole blocks within the piece decrypt straight into out (in
@@ -426,8 +448,101 @@ static bool open_stitched(aead_core& c, std::uint8_t* out, const std::uint8_t* i
     cp += 64 * direct;
     s.ks_pos = static_cast<std::uint16_t>(64 * direct);
   }
-  if (mp < n) c.mac.update({in + mp, n - mp});  // before an in-place XOR of the rest
+  // What the MAC has left (before an in-place XOR of the rest) waits in the
+  // stage for the next piece, whose head completes its group.
+  if (mp < n) {
+    if (n - mp <= aead_stage_bytes) {
+      std::memcpy(c.stage, in + mp, n - mp);
+      c.stage_len = static_cast<std::uint16_t>(n - mp);
+    } else {
+      c.mac.update({in + mp, n - mp});
+    }
+  }
   if (cp < n) static_cast<void>(stream_xor(s, out + cp, in + cp, n - cp));
+  return true;
+#else
+  static_cast<void>(c);
+  static_cast<void>(out);
+  static_cast<void>(in);
+  static_cast<void>(n);
+  return false;
+#endif
+}
+
+// Staging starts once a message has this much text: a short one never pays
+// for the powers of r the lanes need.
+constexpr std::uint64_t stage_after = 128;
+
+// stage_lanes returns the MAC's live IFMA lanes when the stitched kernels
+// run at this CPU level, else null.
+static poly1305_state* stage_lanes(aead_core& c) noexcept {
+  if (chacha_poly_kernel() == nullptr) return nullptr;
+  return poly1305_direct_lanes(c.mac, 2 * stream_buffer_blocks);
+}
+
+// open_small decrypts a small piece (under open_stitch_min) with the MAC
+// staged: the piece's ciphertext is copied to the stage and decrypted with
+// buffered keystream; when the keystream runs out, the refill is a stitched
+// step that takes the stage's whole groups (up to ten) into the lanes. Per
+// 1 KiB of text that is one stitched step instead of sixteen blocks of
+// keystream alone and eight lanes calls. False, with nothing done, where the
+// stitched kernels do not run (the caller flushes the stage and takes the
+// plain path). The CPU level is checked when staging begins and at each
+// refill, not for every piece.
+static bool open_small(aead_core& c, std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept {
+#if SEALWIRE_X86_KERNELS
+  stream_state& s = c.cipher;
+  if (s.family != stream_family::chacha || s.rounds != 20 || c.text_len + n < stage_after) return false;
+  constexpr std::size_t group = aead_stage_group;
+  if (c.stage_len == 0) {
+    // Staging begins (or resumes with an empty stage): the lanes' partial
+    // group becomes the start of the stage.
+    poly1305_state* mac = stage_lanes(c);
+    if (mac == nullptr) return false;
+    std::memcpy(c.stage, mac->buf, mac->buf_len);
+    c.stage_len = mac->buf_len;
+    mac->buf_len = 0;
+  } else if (c.stage_len + n > aead_stage_bytes) {
+    // No refill for a while (more than ten groups staged): the whole groups
+    // go to the lanes now.
+    poly1305_state* mac = stage_lanes(c);
+    if (mac == nullptr) return false;  // the caller flushes the stage through update
+    const std::size_t g = c.stage_len / group;
+    poly1305_lanes_ifma(*mac, c.stage, 8 * g, !mac->started);
+    poly1305_direct_done(*mac, 8 * g);
+    c.stage_len = static_cast<std::uint16_t>(c.stage_len - g * group);
+    std::memmove(c.stage, c.stage + g * group, c.stage_len);
+  }
+  std::memcpy(c.stage + c.stage_len, in, n);  // before an in-place XOR overwrites in
+  c.stage_len = static_cast<std::uint16_t>(c.stage_len + n);
+  const std::size_t buffered = static_cast<std::size_t>(s.ks_len - s.ks_pos);
+  if (n <= buffered) {  // the common case: an XOR with keystream generated ahead
+    const std::uint8_t* ks = s.ks + s.ks_pos;
+    if (s.xr != nullptr && n >= 64) {
+      s.xr(out, in, ks, n);
+    } else {
+      xor_bytes(out, in, ks, n);
+    }
+    s.ks_pos = static_cast<std::uint16_t>(s.ks_pos + n);
+    return true;
+  }
+  if (c.stage_len >= group) {
+    static_cast<void>(stream_xor(s, out, in, buffered));
+    out += buffered;
+    in += buffered;
+    n -= buffered;
+    std::uint64_t first = 0;
+    poly1305_state* mac = stage_lanes(c);
+    if (std::uint8_t* ks = mac != nullptr ? stream_take_buffer(s, first) : nullptr; ks != nullptr) {
+      const std::size_t g = std::min<std::size_t>(10, c.stage_len / group);
+      chacha20_poly1305_ks_ifma(s.words, first, out, in, 0, ks, *mac, c.stage, static_cast<unsigned>(g),
+                                !mac->started);
+      poly1305_direct_done(*mac, 8 * g);
+      c.stage_len = static_cast<std::uint16_t>(c.stage_len - g * group);
+      std::memmove(c.stage, c.stage + g * group, c.stage_len);
+    }
+  }
+  static_cast<void>(stream_xor(s, out, in, n));  // from the buffer (or a plain refill)
   return true;
 #else
   static_cast<void>(c);
@@ -455,9 +570,16 @@ void aead_core::encrypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n
   }
 }
 
+void aead_core::flush_stage() noexcept {
+  if (stage_len == 0) return;
+  mac.update({stage, stage_len});
+  stage_len = 0;
+}
+
 void aead_core::decrypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept {
   if (is_aes_gcm(alg)) return gcm_decrypt(gcm, out, in, n);
-  if (n >= open_stitch_min && open_stitched(*this, out, in, n)) return;
+  if (n < open_stitch_min ? open_small(*this, out, in, n) : open_stitched(*this, out, in, n)) return;
+  flush_stage();
   if (n >= stitch_step) {
     const std::size_t done = stitch(*this, out, in, n, false);
     out += done;
@@ -484,6 +606,7 @@ std::string_view aead_core::provider() const noexcept {
 
 void aead_core::compute_tag(std::span<std::uint8_t, aead_tag_size> tag) noexcept {
   begin_text();
+  flush_stage();
   if (is_aes_gcm(alg)) {
     gcm_tag(gcm, aad_len, text_len, tag);
     phase = aead_phase::done;
@@ -839,19 +962,26 @@ result<void> aead_opener::init(const aead_key& key, bytes_view nonce, tag_positi
 
 void aead_opener::aad(bytes_view data) noexcept { st().core.add_aad(data); }
 
-std::size_t aead_opener::output_size(std::size_t in_size) const noexcept {
-  const detail::aead_opener_state& s = st();
+namespace {
+
+// released is output_size on the state (update's per-piece path calls no
+// exported member: those are not inlined across the export boundary).
+std::size_t released(const detail::aead_opener_state& s, std::size_t in_size) noexcept {
   if (s.position == tag_position::detached) return in_size;
   const std::size_t total = s.held_len + in_size;
   return total > aead_tag_size ? total - aead_tag_size : 0;
 }
 
+}  // namespace
+
+std::size_t aead_opener::output_size(std::size_t in_size) const noexcept { return released(st(), in_size); }
+
 result<std::size_t> aead_opener::update(std::span<std::uint8_t> out, bytes_view in) noexcept {
-  detail::aead_opener_state& s = st();
+  detail::aead_opener_state& s = *std::launder(static_cast<detail::aead_opener_state*>(storage_.get()));
   detail::aead_core& core = s.core;
   if (core.phase == detail::aead_phase::failed) return s.failure;
   SEALWIRE_EXPECTS(core.phase == detail::aead_phase::aad || core.phase == detail::aead_phase::text);
-  const std::size_t release = output_size(in.size());
+  const std::size_t release = released(s, in.size());
   if (out.size() < release) return crypto_errc::buffer_too_small;
   if (release > core.max_text - core.text_len) return fail(s, crypto_errc::message_too_long);
   if (core.phase == detail::aead_phase::aad) core.begin_text();

@@ -39,6 +39,11 @@ struct aead_key_state {
   void wipe() noexcept;
 };
 
+// Bytes of ciphertext an opener of the ChaCha/Salsa family may stage for
+// its MAC (see aead_core::stage): the room the GCM state leaves unused.
+inline constexpr std::size_t aead_stage_bytes = 1408;
+inline constexpr std::size_t aead_stage_group = 128;  // the IFMA lanes' 8 blocks
+
 // aead_core is the keyed cipher and MAC of one message shared by sealer and
 // opener: the stream cipher and Poly1305 for the ChaCha/Salsa family, the
 // GCM state for AES-GCM. Only the part the current algorithm uses is
@@ -46,7 +51,14 @@ struct aead_key_state {
 struct aead_core {
   stream_state cipher;
   poly1305 mac;
-  gcm_state gcm;
+  union {
+    gcm_state gcm;  // AES-GCM
+    // ChaCha20-Poly1305 opened in small pieces: the ciphertext not yet in the
+    // MAC, from a group boundary of its live IFMA lanes (stage_len bytes). It
+    // waits for the next keystream refill, whose stitched step takes its
+    // whole groups, instead of a lanes call per group between refills.
+    std::uint8_t stage[aead_stage_bytes];
+  };
   std::uint64_t aad_len = 0;
   std::uint64_t text_len = 0;
   std::uint64_t max_text = 0;
@@ -56,6 +68,7 @@ struct aead_core {
   // The Poly1305 key block is not generated yet: a one-shot call gets it
   // from the kernel that runs its first 1024 bytes (start_text).
   bool key_pending = false;
+  std::uint16_t stage_len = 0;  // bytes in stage; non-zero only in the text phase
 
   aead_core() noexcept = default;
   aead_core(const aead_core&) = delete;
@@ -84,6 +97,8 @@ struct aead_core {
   void crypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept;
   void encrypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept;
   void decrypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept;
+  // flush_stage hands the staged ciphertext to the MAC (update).
+  void flush_stage() noexcept;
   void compute_tag(std::span<std::uint8_t, aead_tag_size> tag) noexcept;
   void wipe() noexcept;
   [[nodiscard]] std::string_view provider() const noexcept;
@@ -99,6 +114,7 @@ struct aead_opener_state {
 };
 
 static_assert(sizeof(aead_key_state) <= aead_key_storage && alignof(aead_key_state) <= 64);
+static_assert(aead_stage_bytes <= sizeof(gcm_state) && aead_stage_bytes % aead_stage_group == 0);
 static_assert(sizeof(aead_core) <= aead_core_storage && alignof(aead_core) <= 64);
 static_assert(sizeof(aead_opener_state) <= aead_opener_storage && alignof(aead_opener_state) <= 64);
 
