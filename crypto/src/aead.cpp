@@ -46,12 +46,11 @@ constexpr std::size_t chunk = 4096;
 // The trailing-tag opener joins the held-back bytes and pieces up to this
 // size (a TCP segment's 1448 bytes fit) into one call (see
 // aead_opener::update): copying a piece costs less than a second pass
-// through the cipher and MAC drivers. AES-GCM joins only pieces up to
-// gcm_small_piece: larger ones go straight from the input to its lagged
-// kernels after a 16-byte call for the held bytes (the copy of a 1448-byte
-// piece cost more than that call).
+// through the cipher and MAC drivers. AES-GCM takes the held bytes and the
+// piece as two parts (gcm_decrypt_joined): inside keystream generated ahead
+// they cost two XOR passes and no copy, and the driver joins only what it
+// must.
 constexpr std::size_t small_piece = 1536;
-constexpr std::size_t gcm_small_piece = 512;
 
 // same_or_disjoint: the bytes written [out, out + out_n) and the bytes read
 // [in, in + in_n) either start at the same place or do not overlap.
@@ -839,26 +838,37 @@ result<void> aead_opener::init(const aead_key& key, bytes_view nonce, tag_positi
 
 void aead_opener::aad(bytes_view data) noexcept { st().core.add_aad(data); }
 
-std::size_t aead_opener::output_size(std::size_t in_size) const noexcept {
-  const detail::aead_opener_state& s = st();
+namespace {
+
+// released_by: what an update of in_size bytes releases (output_size).
+inline std::size_t released_by(const detail::aead_opener_state& s, std::size_t in_size) noexcept {
   if (s.position == tag_position::detached) return in_size;
   const std::size_t total = s.held_len + in_size;
   return total > aead_tag_size ? total - aead_tag_size : 0;
 }
 
+}  // namespace
+
+std::size_t aead_opener::output_size(std::size_t in_size) const noexcept { return released_by(st(), in_size); }
+
 result<std::size_t> aead_opener::update(std::span<std::uint8_t> out, bytes_view in) noexcept {
-  detail::aead_opener_state& s = st();
+  // st() spelled out: the exported accessor is not inlined (a call per piece).
+  detail::aead_opener_state& s = *std::launder(static_cast<detail::aead_opener_state*>(storage_.get()));
   detail::aead_core& core = s.core;
   if (core.phase == detail::aead_phase::failed) return s.failure;
   SEALWIRE_EXPECTS(core.phase == detail::aead_phase::aad || core.phase == detail::aead_phase::text);
-  const std::size_t release = output_size(in.size());
+  const std::size_t release = released_by(s, in.size());
   if (out.size() < release) return crypto_errc::buffer_too_small;
   if (release > core.max_text - core.text_len) return fail(s, crypto_errc::message_too_long);
   if (core.phase == detail::aead_phase::aad) core.begin_text();
 
   if (s.position == tag_position::detached) {
     SEALWIRE_EXPECTS(same_or_disjoint(out.data(), in.data(), in.size()));
-    core.decrypt(out.data(), in.data(), in.size());
+    if (is_aes_gcm(core.alg)) {
+      detail::gcm_decrypt(core.gcm, out.data(), in.data(), in.size());
+    } else {
+      core.decrypt(out.data(), in.data(), in.size());
+    }
     core.text_len += in.size();
     return in.size();
   }
@@ -873,7 +883,9 @@ result<std::size_t> aead_opener::update(std::span<std::uint8_t> out, bytes_view 
   if (!in_place && in.size() >= aead_tag_size) {
     // The common case: every held byte is released and in's last 16 bytes
     // become the new held-back bytes; in is not modified, so copy them last.
-    if (from_in <= (is_aes_gcm(core.alg) ? gcm_small_piece : small_piece)) {
+    if (is_aes_gcm(core.alg)) {
+      detail::gcm_decrypt_joined(core.gcm, out.data(), s.held, from_held, in.data(), from_in);
+    } else if (from_in <= small_piece) {
       // Small pieces: one call over a contiguous copy of the held bytes and
       // the piece; for 100-byte pieces a second call through the cipher and
       // MAC drivers cost more than the copy.

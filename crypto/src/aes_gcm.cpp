@@ -500,9 +500,33 @@ void lag_units(const gcm_kernels& ks, gcm_state& st, std::uint8_t* out, const st
 // generated ahead, the ciphertext copied aside and hashed once the unit is
 // complete (or at the tag). Encryption hashes what it wrote, decryption
 // copies what it read before writing, so out may equal in.
+// xor_keep_with is the buffers' one pass (see process) for `n` bytes at the
+// unit's position, which it does not advance.
+inline void xor_keep_with(const gcm_kernels& ks, gcm_state& st, bool encrypt, std::uint8_t* out,
+                          const std::uint8_t* in, std::size_t n) noexcept {
+  std::uint8_t* ct = st.unit_ct + st.unit_pos;
+  const std::uint8_t* key = st.unit_ks + st.unit_pos;
+  if (ks.xor_keep != nullptr) {
+    ks.xor_keep(out, ct, in, key, n, encrypt);
+  } else if (encrypt) {
+    xor_bytes(out, in, key, n);
+    std::memcpy(ct, out, n);
+  } else {
+    std::memcpy(ct, in, n);
+    xor_bytes(out, in, key, n);
+  }
+}
+
 void process(gcm_state& st, bool encrypt, std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept {
   if (n == 0) return;
   const gcm_kernels& ks = select();
+  // A piece inside the keystream generated ahead that leaves the unit
+  // unfinished: one XOR pass and nothing else (the common small piece).
+  if (st.unit_pos + n < st.unit_ks_len) {
+    xor_keep_with(ks, st, encrypt, out, in, n);
+    st.unit_pos = static_cast<std::uint16_t>(st.unit_pos + n);
+    return;
+  }
   prepare(ks, st.key);
   // The first call generates only the keystream it needs (a one-shot
   // message); later calls (pieces) the rest of the unit at once.
@@ -533,16 +557,7 @@ void process(gcm_state& st, bool encrypt, std::uint8_t* out, const std::uint8_t*
     const std::size_t take = std::min<std::size_t>(n, unit_bytes - st.unit_pos);
     const std::size_t end = st.unit_pos + take;
     if (end > st.unit_ks_len) unit_keystream(ks, st, ahead ? unit_bytes : (end + 15) / 16 * 16);
-    std::uint8_t* ct = st.unit_ct + st.unit_pos;
-    if (ks.xor_keep != nullptr) {
-      ks.xor_keep(out, ct, in, st.unit_ks + st.unit_pos, take, encrypt);
-    } else if (encrypt) {
-      xor_bytes(out, in, st.unit_ks + st.unit_pos, take);
-      std::memcpy(ct, out, take);
-    } else {
-      std::memcpy(ct, in, take);
-      xor_bytes(out, in, st.unit_ks + st.unit_pos, take);
-    }
+    xor_keep_with(ks, st, encrypt, out, in, take);
     st.unit_pos = static_cast<std::uint16_t>(end);
     out += take;
     in += take;
@@ -592,6 +607,40 @@ void gcm_encrypt(gcm_state& st, std::uint8_t* out, const std::uint8_t* in, std::
 
 void gcm_decrypt(gcm_state& st, std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept {
   process(st, false, out, in, n);
+}
+
+void gcm_decrypt_joined(gcm_state& st, std::uint8_t* out, const std::uint8_t* a, std::size_t na,
+                        const std::uint8_t* b, std::size_t nb) noexcept {
+  const std::size_t n = na + nb;
+  if (n == 0) return;
+  const gcm_kernels& ks = select();
+  if (st.unit_pos + n < st.unit_ks_len) {
+    // Inside the keystream generated ahead: the two parts in two passes,
+    // the first (the opener's held-back block, at most 16 bytes) inline.
+    if (na == 16) {
+      v16 x = load16(a);
+      store16(st.unit_ct + st.unit_pos, x);
+      store16(out, x ^ load16(st.unit_ks + st.unit_pos));
+    } else if (na != 0) {
+      xor_keep_with(ks, st, false, out, a, na);
+    }
+    st.unit_pos = static_cast<std::uint16_t>(st.unit_pos + na);
+    xor_keep_with(ks, st, false, out + na, b, nb);
+    st.unit_pos = static_cast<std::uint16_t>(st.unit_pos + nb);
+    return;
+  }
+  // Otherwise the parts joined in one buffer when small (one call through
+  // the driver costs less than two), else one after the other.
+  if (n <= gcm_joined_max) {
+    std::uint8_t joined[gcm_joined_max];
+    copy_small(joined, a, std::min<std::size_t>(na, 16));
+    if (na > 16) std::memcpy(joined + 16, a + 16, na - 16);
+    std::memcpy(joined + na, b, nb);
+    process(st, false, out, joined, n);
+  } else {
+    process(st, false, out, a, na);
+    process(st, false, out + na, b, nb);
+  }
 }
 
 void gcm_tag(gcm_state& st, std::uint64_t aad_len, std::uint64_t text_len,

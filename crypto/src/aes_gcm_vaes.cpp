@@ -220,11 +220,48 @@ void gcm_encrypt_x16_vaes(gcm_key& k, std::uint32_t ctr, std::uint8_t* out, cons
   store_y(k, y);
 }
 
+namespace {
+
+// ctr_hash_rounds is gcm_ctr_hash_x16_vaes for a fixed round count: one
+// unit per call (a unit of pieces), so the round keys are broadcast from
+// the key where they are used rather than staged in a ctx (whose
+// runtime-indexed array lives on the stack: fifteen 64-byte stores and
+// reloads per call, more than the AES rounds' own cost here).
+template <std::uint32_t Rounds>
+inline void ctr_hash_rounds(gcm_key& k, std::uint32_t ctr, std::uint8_t* keystream, const std::uint8_t* hash) noexcept {
+  const auto rk = [&k](std::uint32_t r) {
+    return _mm512_broadcast_i32x4(_mm_load_si128(reinterpret_cast<const __m128i*>(k.rk + 16 * r)));
+  };
+  const __m512i bswap = _mm512_broadcast_i32x4(bswap_mask());
+  const __m512i base = counter_base(k, ctr);
+  __m512i b[4];
+  const __m512i k0 = rk(0);
+  for (int g = 0; g < 4; ++g)
+    b[g] = _mm512_xor_si512(_mm512_shuffle_epi8(_mm512_add_epi32(base, lane_add(4 * g)), bswap), k0);
+  const __m128i y = load_y(k);
+  __m512i lo = _mm512_setzero_si512(), mid = lo, hi = lo;
+  for (std::uint32_t g = 0; g < 4; ++g) {
+    round16(b, rk(2 * g + 1));
+    __m512i x = _mm512_shuffle_epi8(load512(hash + 64 * g), bswap);
+    if (g == 0) x = _mm512_xor_si512(x, _mm512_zextsi128_si512(y));
+    mul_acc(x, load512(k.hpow + 64 * g), lo, mid, hi);
+    round16(b, rk(2 * g + 2));
+  }
+  for (std::uint32_t r = 9; r < Rounds; ++r) round16(b, rk(r));
+  const __m512i last = rk(Rounds);
+  for (int g = 0; g < 4; ++g) store512(keystream + 64 * g, _mm512_aesenclast_epi128(b[g], last));
+  store_y(k, reduce(lo, mid, hi));
+}
+
+}  // namespace
+
 void gcm_ctr_hash_x16_vaes(gcm_key& k, std::uint32_t ctr, std::uint8_t* keystream, const std::uint8_t* hash) noexcept {
-  alignas(64) static constexpr std::uint8_t zeros[256] = {};
-  ctx c;
-  load_ctx(k, c, true);
-  store_y(k, crypt16_hash16(c, counter_base(k, ctr), keystream, zeros, hash, load_y(k)));
+  // Keys are 16 or 32 bytes (10 or 14 rounds).
+  if (k.rounds == 14) {
+    ctr_hash_rounds<14>(k, ctr, keystream, hash);
+  } else {
+    ctr_hash_rounds<10>(k, ctr, keystream, hash);
+  }
 }
 
 void gcm_decrypt_x16_vaes(gcm_key& k, std::uint32_t ctr, std::uint8_t* out, const std::uint8_t* in,
