@@ -243,6 +243,9 @@ struct gcm_kernels {
   // out = in ^ ks with the ciphertext kept aside in one pass, or null.
   void (*xor_keep)(std::uint8_t* out, std::uint8_t* keep, const std::uint8_t* in, const std::uint8_t* ks,
                    std::size_t n, bool keep_out) noexcept;
+  // The decrypting xor_keep of 16 bytes at a then nb >= 64 at b, or null.
+  void (*open_joined)(std::uint8_t* out, std::uint8_t* keep, const std::uint8_t* a, const std::uint8_t* b,
+                      std::size_t nb, const std::uint8_t* ks) noexcept;
 };
 
 constexpr std::size_t wide_blocks = 16;
@@ -251,18 +254,19 @@ constexpr gcm_kernels portable_kernels{"portable",           &aes_expand_portabl
                                        &gcm_ctr_portable,    &gcm_ghash_portable,   &gcm_encrypt_portable,
                                        &gcm_decrypt_portable, nullptr,              nullptr,
                                        nullptr,              nullptr,               nullptr,
-                                       nullptr,              nullptr};
+                                       nullptr,              nullptr,               nullptr};
 #if SEALWIRE_X86_KERNELS
 static_assert(wide_blocks == gcm_wide_blocks);
 constexpr gcm_kernels aesni_kernels{"aesni+pclmul",    &aes_expand_aesni,  &gcm_powers_clmul, &gcm_ctr_aesni,
                                     &gcm_ghash_clmul,  &gcm_encrypt_aesni, &gcm_decrypt_aesni, nullptr,
                                     nullptr,           nullptr,            nullptr,            nullptr,
-                                    nullptr,           nullptr};
+                                    nullptr,           nullptr,            nullptr};
 constexpr gcm_kernels vaes_kernels{"vaes+vpclmul",       &aes_expand_aesni,    &gcm_powers_clmul,
                                    &gcm_ctr_aesni,       &gcm_ghash_clmul,     &gcm_encrypt_aesni,
                                    &gcm_decrypt_aesni,   &gcm_ctr_x16_vaes,    &gcm_ghash_x16_vaes,
                                    &gcm_encrypt_x16_vaes, &gcm_decrypt_x16_vaes, &gcm_ctr_hash_x16_vaes,
-                                   &gcm_decrypt_lag_x16_vaes, &gcm_xor_keep_avx512};
+                                   &gcm_decrypt_lag_x16_vaes, &gcm_xor_keep_avx512,
+                                   &gcm_open_joined_avx512};
 #endif
 
 const gcm_kernels& select() noexcept {
@@ -517,9 +521,9 @@ inline void xor_keep_with(const gcm_kernels& ks, gcm_state& st, bool encrypt, st
   }
 }
 
-void process(gcm_state& st, bool encrypt, std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept {
+void process_with(const gcm_kernels& ks, gcm_state& st, bool encrypt, std::uint8_t* out, const std::uint8_t* in,
+                  std::size_t n) noexcept {
   if (n == 0) return;
-  const gcm_kernels& ks = select();
   // A piece inside the keystream generated ahead that leaves the unit
   // unfinished: one XOR pass and nothing else (the common small piece).
   if (st.unit_pos + n < st.unit_ks_len) {
@@ -528,6 +532,23 @@ void process(gcm_state& st, bool encrypt, std::uint8_t* out, const std::uint8_t*
     return;
   }
   prepare(ks, st.key);
+  // A piece that completes the unit (its keystream generated ahead whole)
+  // and leaves less than a unit: the unit is hashed beside the next unit's
+  // keystream and the rest XORed from it, as the loop below would, without
+  // the loop (the small pieces' other common case).
+  if (st.unit_ks_len == unit_bytes && st.calls != 0 && ks.ctr_hash_wide != nullptr &&
+      n - (unit_bytes - st.unit_pos) < unit_bytes) {
+    const std::size_t take = unit_bytes - st.unit_pos;
+    xor_keep_with(ks, st, encrypt, out, in, take);
+    ks.ctr_hash_wide(st.key, st.ctr, st.unit_ks, st.unit_ct);
+    st.ctr += static_cast<std::uint32_t>(gcm_powers);
+    st.unit_pos = 0;
+    if (n != take) {
+      xor_keep_with(ks, st, encrypt, out + take, in + take, n - take);
+      st.unit_pos = static_cast<std::uint16_t>(n - take);
+    }
+    return;
+  }
   // The first call generates only the keystream it needs (a one-shot
   // message); later calls (pieces) the rest of the unit at once.
   const bool ahead = st.calls != 0;
@@ -589,6 +610,10 @@ void process(gcm_state& st, bool encrypt, std::uint8_t* out, const std::uint8_t*
   }
 }
 
+void process(gcm_state& st, bool encrypt, std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept {
+  process_with(select(), st, encrypt, out, in, n);
+}
+
 // flush_unit hashes the unit's ciphertext so far, zero-padded to a block
 // (SP 800-38D 7.1 step 5: C || 0^u).
 void flush_unit(const gcm_kernels& ks, gcm_state& st) noexcept {
@@ -614,19 +639,26 @@ void gcm_decrypt_joined(gcm_state& st, std::uint8_t* out, const std::uint8_t* a,
   const std::size_t n = na + nb;
   if (n == 0) return;
   const gcm_kernels& ks = select();
-  if (st.unit_pos + n < st.unit_ks_len) {
-    // Inside the keystream generated ahead: the two parts in two passes,
-    // the first (the opener's held-back block, at most 16 bytes) inline.
-    if (na == 16) {
-      v16 x = load16(a);
-      store16(st.unit_ct + st.unit_pos, x);
-      store16(out, x ^ load16(st.unit_ks + st.unit_pos));
-    } else if (na != 0) {
-      xor_keep_with(ks, st, false, out, a, na);
+  if (na == 16 && nb >= 64 && st.unit_pos + n < st.unit_ks_len && ks.open_joined != nullptr) {
+    // Both parts inside the keystream generated ahead, in one pass.
+    ks.open_joined(out, st.unit_ct + st.unit_pos, a, b, nb, st.unit_ks + st.unit_pos);
+    st.unit_pos = static_cast<std::uint16_t>(st.unit_pos + n);
+    return;
+  }
+  if (na == 16 && st.unit_pos + 16 < st.unit_ks_len) {
+    // The opener's held-back block inside the keystream generated ahead,
+    // inline; then the piece (one XOR pass too when it also fits).
+    const v16 x = load16(a);
+    store16(st.unit_ct + st.unit_pos, x);
+    store16(out, x ^ load16(st.unit_ks + st.unit_pos));
+    st.unit_pos = static_cast<std::uint16_t>(st.unit_pos + 16);
+    out += 16;
+    if (st.unit_pos + nb < st.unit_ks_len) {
+      xor_keep_with(ks, st, false, out, b, nb);
+      st.unit_pos = static_cast<std::uint16_t>(st.unit_pos + nb);
+    } else {
+      process_with(ks, st, false, out, b, nb);
     }
-    st.unit_pos = static_cast<std::uint16_t>(st.unit_pos + na);
-    xor_keep_with(ks, st, false, out + na, b, nb);
-    st.unit_pos = static_cast<std::uint16_t>(st.unit_pos + nb);
     return;
   }
   // Otherwise the parts joined in one buffer when small (one call through
@@ -636,10 +668,10 @@ void gcm_decrypt_joined(gcm_state& st, std::uint8_t* out, const std::uint8_t* a,
     copy_small(joined, a, std::min<std::size_t>(na, 16));
     if (na > 16) std::memcpy(joined + 16, a + 16, na - 16);
     std::memcpy(joined + na, b, nb);
-    process(st, false, out, joined, n);
+    process_with(ks, st, false, out, joined, n);
   } else {
-    process(st, false, out, a, na);
-    process(st, false, out + na, b, nb);
+    process_with(ks, st, false, out, a, na);
+    process_with(ks, st, false, out + na, b, nb);
   }
 }
 

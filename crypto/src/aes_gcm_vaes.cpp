@@ -338,6 +338,30 @@ inline void xor_keep_by(std::uint8_t* out, std::uint8_t* keep, const std::uint8_
   store(out + n - w, last_out);
 }
 
+// The trailing-tag opener's piece: 16 held-back bytes `a` followed by nb
+// bytes at b, read as one text of 16 + nb bytes. Its first register is
+// joined in registers (a in the low lane, then b's first 48 bytes by a
+// qword shift: valignq); the rest are plain loads of b, the last register
+// overlapping the one before (all loaded before anything is stored).
+void gcm_open_joined_avx512(std::uint8_t* out, std::uint8_t* keep, const std::uint8_t* a, const std::uint8_t* b,
+                            std::size_t nb, const std::uint8_t* ks) noexcept {
+  const std::size_t n = 16 + nb;  // nb >= 64
+  const __m512i head = _mm512_maskz_loadu_epi8(static_cast<__mmask64>(0xffffffffffffULL), b);  // b[0..48)
+  const __m512i held = _mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a)));
+  const __m512i first = _mm512_alignr_epi64(head, held, 6);  // a || b[0..48)
+  const __m512i last_in = _mm512_loadu_si512(b + nb - 64);  // text [n - 64, n): nb >= 64
+  const __m512i last_out = _mm512_xor_si512(last_in, _mm512_loadu_si512(ks + n - 64));
+  _mm512_storeu_si512(keep, first);
+  _mm512_storeu_si512(out, _mm512_xor_si512(first, _mm512_loadu_si512(ks)));
+  for (std::size_t i = 64; i + 64 <= n; i += 64) {
+    const __m512i t = _mm512_loadu_si512(b + (i - 16));
+    _mm512_storeu_si512(keep + i, t);
+    _mm512_storeu_si512(out + i, _mm512_xor_si512(t, _mm512_loadu_si512(ks + i)));
+  }
+  _mm512_storeu_si512(keep + n - 64, last_in);
+  _mm512_storeu_si512(out + n - 64, last_out);
+}
+
 void gcm_xor_keep_avx512(std::uint8_t* out, std::uint8_t* keep, const std::uint8_t* in, const std::uint8_t* ks,
                          std::size_t n, bool keep_out) noexcept {
   if (n >= 64) {
