@@ -851,6 +851,62 @@ inline std::size_t released_by(const detail::aead_opener_state& s, std::size_t i
 
 std::size_t aead_opener::output_size(std::size_t in_size) const noexcept { return released_by(st(), in_size); }
 
+namespace {
+
+// open_trailing_rest is the trailing-tag update's general case (a piece
+// under 16 bytes, or in place), out of line so that the common case keeps
+// a small frame.
+[[gnu::noinline]] std::size_t open_trailing_rest(detail::aead_opener_state& s, std::uint8_t* out, bytes_view in,
+                                                 std::size_t release, std::size_t from_held, std::size_t from_in,
+                                                 bool in_place) noexcept {
+  detail::aead_core& core = s.core;
+  // The new held-back bytes, saved before an in-place decryption overwrites in.
+  std::uint8_t next_held[aead_tag_size];
+  std::size_t next_len;
+  if (in.size() >= aead_tag_size) {
+    std::memcpy(next_held, in.data() + in.size() - aead_tag_size, aead_tag_size);
+    next_len = aead_tag_size;
+  } else {
+    next_len = s.held_len - from_held;
+    detail::copy_small(next_held, s.held + from_held, next_len);
+    detail::copy_small(next_held + next_len, in.data(), in.size());
+    next_len += in.size();
+  }
+
+  if (!in_place) {
+    core.decrypt(out, s.held, from_held);
+    core.decrypt(out + from_held, in.data(), from_in);
+  } else {
+    // In place, the output runs from_held bytes ahead of the input: decrypt
+    // the held bytes aside, the input in place, then shift it into position.
+    std::uint8_t front[aead_tag_size];
+    core.decrypt(front, s.held, from_held);
+    core.decrypt(out, in.data(), from_in);
+    if (from_held != 0) {
+      std::memmove(out + from_held, out, from_in);
+      std::memcpy(out, front, from_held);
+    }
+    ct::wipe(front, sizeof front);
+  }
+  core.text_len += release;
+  std::memcpy(s.held, next_held, next_len);
+  s.held_len = static_cast<std::uint8_t>(next_len);
+  ct::wipe(next_held, sizeof next_held);
+  return release;
+}
+
+// open_joined_copy decrypts the held bytes and a small piece as one call
+// over a contiguous copy (out of line: its buffer stays off update's frame).
+[[gnu::noinline]] void open_joined_copy(detail::aead_core& core, std::uint8_t* out, const std::uint8_t* held,
+                                        std::size_t from_held, const std::uint8_t* in, std::size_t from_in) noexcept {
+  std::uint8_t joined[aead_tag_size + small_piece];
+  detail::copy_small(joined, held, from_held);  // a variable-length memcpy inlined as rep movs cost more
+  std::memcpy(joined + from_held, in, from_in);
+  core.decrypt(out, joined, from_held + from_in);
+}
+
+}  // namespace
+
 result<std::size_t> aead_opener::update(std::span<std::uint8_t> out, bytes_view in) noexcept {
   // st() spelled out: the exported accessor is not inlined (a call per piece).
   detail::aead_opener_state& s = *std::launder(static_cast<detail::aead_opener_state*>(storage_.get()));
@@ -889,10 +945,7 @@ result<std::size_t> aead_opener::update(std::span<std::uint8_t> out, bytes_view 
       // Small pieces: one call over a contiguous copy of the held bytes and
       // the piece; for 100-byte pieces a second call through the cipher and
       // MAC drivers cost more than the copy.
-      std::uint8_t joined[aead_tag_size + small_piece];
-      detail::copy_small(joined, s.held, from_held);  // a variable-length memcpy inlined as rep movs cost more
-      std::memcpy(joined + from_held, in.data(), from_in);
-      core.decrypt(out.data(), joined, release);
+      open_joined_copy(core, out.data(), s.held, from_held, in.data(), from_in);
     } else {
       core.decrypt(out.data(), s.held, from_held);
       core.decrypt(out.data() + from_held, in.data(), from_in);
@@ -903,39 +956,7 @@ result<std::size_t> aead_opener::update(std::span<std::uint8_t> out, bytes_view 
     return release;
   }
 
-  // The new held-back bytes, saved before an in-place decryption overwrites in.
-  std::uint8_t next_held[aead_tag_size];
-  std::size_t next_len;
-  if (in.size() >= aead_tag_size) {
-    std::memcpy(next_held, in.data() + in.size() - aead_tag_size, aead_tag_size);
-    next_len = aead_tag_size;
-  } else {
-    next_len = s.held_len - from_held;
-    detail::copy_small(next_held, s.held + from_held, next_len);
-    detail::copy_small(next_held + next_len, in.data(), in.size());
-    next_len += in.size();
-  }
-
-  if (!in_place) {
-    core.decrypt(out.data(), s.held, from_held);
-    core.decrypt(out.data() + from_held, in.data(), from_in);
-  } else {
-    // In place, the output runs from_held bytes ahead of the input: decrypt
-    // the held bytes aside, the input in place, then shift it into position.
-    std::uint8_t front[aead_tag_size];
-    core.decrypt(front, s.held, from_held);
-    core.decrypt(out.data(), in.data(), from_in);
-    if (from_held != 0) {
-      std::memmove(out.data() + from_held, out.data(), from_in);
-      std::memcpy(out.data(), front, from_held);
-    }
-    ct::wipe(front, sizeof front);
-  }
-  core.text_len += release;
-  std::memcpy(s.held, next_held, next_len);
-  s.held_len = static_cast<std::uint8_t>(next_len);
-  ct::wipe(next_held, sizeof next_held);
-  return release;
+  return open_trailing_rest(s, out.data(), in, release, from_held, from_in, in_place);
 }
 
 result<void> aead_opener::finish(bytes_view tag) noexcept {

@@ -634,31 +634,23 @@ void gcm_decrypt(gcm_state& st, std::uint8_t* out, const std::uint8_t* in, std::
   process(st, false, out, in, n);
 }
 
-void gcm_decrypt_joined(gcm_state& st, std::uint8_t* out, const std::uint8_t* a, std::size_t na,
-                        const std::uint8_t* b, std::size_t nb) noexcept {
+namespace {
+
+// decrypt_joined_rest is gcm_decrypt_joined's general case, out of line so
+// that the common case (one pass inside keystream generated ahead) keeps a
+// small frame.
+[[gnu::noinline]] void decrypt_joined_rest(const gcm_kernels& ks, gcm_state& st, std::uint8_t* out,
+                                           const std::uint8_t* a, std::size_t na, const std::uint8_t* b,
+                                           std::size_t nb) noexcept {
   const std::size_t n = na + nb;
-  if (n == 0) return;
-  const gcm_kernels& ks = select();
-  if (na == 16 && nb >= 64 && st.unit_pos + n < st.unit_ks_len && ks.open_joined != nullptr) {
-    // Both parts inside the keystream generated ahead, in one pass.
-    ks.open_joined(out, st.unit_ct + st.unit_pos, a, b, nb, st.unit_ks + st.unit_pos);
-    st.unit_pos = static_cast<std::uint16_t>(st.unit_pos + n);
-    return;
-  }
   if (na == 16 && st.unit_pos + 16 < st.unit_ks_len) {
-    // The opener's held-back block inside the keystream generated ahead,
-    // inline; then the piece (one XOR pass too when it also fits).
+    // The held-back block inside the keystream generated ahead, inline;
+    // then the piece (one XOR pass too when it also fits).
     const v16 x = load16(a);
     store16(st.unit_ct + st.unit_pos, x);
     store16(out, x ^ load16(st.unit_ks + st.unit_pos));
     st.unit_pos = static_cast<std::uint16_t>(st.unit_pos + 16);
-    out += 16;
-    if (st.unit_pos + nb < st.unit_ks_len) {
-      xor_keep_with(ks, st, false, out, b, nb);
-      st.unit_pos = static_cast<std::uint16_t>(st.unit_pos + nb);
-    } else {
-      process_with(ks, st, false, out, b, nb);
-    }
+    process_with(ks, st, false, out + 16, b, nb);
     return;
   }
   // Otherwise the parts joined in one buffer when small (one call through
@@ -673,6 +665,20 @@ void gcm_decrypt_joined(gcm_state& st, std::uint8_t* out, const std::uint8_t* a,
     process_with(ks, st, false, out, a, na);
     process_with(ks, st, false, out + na, b, nb);
   }
+}
+
+}  // namespace
+
+void gcm_decrypt_joined(gcm_state& st, std::uint8_t* out, const std::uint8_t* a, std::size_t na,
+                        const std::uint8_t* b, std::size_t nb) noexcept {
+  const gcm_kernels& ks = select();
+  if (na == 16 && nb >= 64 && st.unit_pos + 16 + nb < st.unit_ks_len && ks.open_joined != nullptr) {
+    // Both parts inside the keystream generated ahead, in one pass.
+    ks.open_joined(out, st.unit_ct + st.unit_pos, a, b, nb, st.unit_ks + st.unit_pos);
+    st.unit_pos = static_cast<std::uint16_t>(st.unit_pos + 16 + nb);
+    return;
+  }
+  if (na + nb != 0) decrypt_joined_rest(ks, st, out, a, na, b, nb);
 }
 
 void gcm_tag(gcm_state& st, std::uint64_t aad_len, std::uint64_t text_len,
