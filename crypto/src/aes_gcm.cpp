@@ -243,6 +243,11 @@ struct gcm_kernels {
   // out = in ^ ks with the ciphertext kept aside in one pass, or null.
   void (*xor_keep)(std::uint8_t* out, std::uint8_t* keep, const std::uint8_t* in, const std::uint8_t* ks,
                    std::size_t n, bool keep_out) noexcept;
+  // ctr_hash_wide followed by the first bytes of text XORed from the new
+  // keystream's registers (gcm_ctr_hash_xor_x16_vaes), or null.
+  void (*ctr_hash_xor)(gcm_key& k, std::uint32_t ctr, std::uint8_t* keystream, const std::uint8_t* hash,
+                       std::uint8_t* out, std::uint8_t* keep, const std::uint8_t* in, std::size_t n,
+                       bool keep_out) noexcept;
   // The decrypting xor_keep of 16 bytes at a then nb >= 64 at b, or null.
   void (*open_joined)(std::uint8_t* out, std::uint8_t* keep, const std::uint8_t* a, const std::uint8_t* b,
                       std::size_t nb, const std::uint8_t* ks) noexcept;
@@ -254,19 +259,21 @@ constexpr gcm_kernels portable_kernels{"portable",           &aes_expand_portabl
                                        &gcm_ctr_portable,    &gcm_ghash_portable,   &gcm_encrypt_portable,
                                        &gcm_decrypt_portable, nullptr,              nullptr,
                                        nullptr,              nullptr,               nullptr,
-                                       nullptr,              nullptr,               nullptr};
+                                       nullptr,              nullptr,               nullptr,
+                                       nullptr};
 #if SEALWIRE_X86_KERNELS
 static_assert(wide_blocks == gcm_wide_blocks);
 constexpr gcm_kernels aesni_kernels{"aesni+pclmul",    &aes_expand_aesni,  &gcm_powers_clmul, &gcm_ctr_aesni,
                                     &gcm_ghash_clmul,  &gcm_encrypt_aesni, &gcm_decrypt_aesni, nullptr,
                                     nullptr,           nullptr,            nullptr,            nullptr,
-                                    nullptr,           nullptr,            nullptr};
+                                    nullptr,           nullptr,            nullptr,
+                                    nullptr};
 constexpr gcm_kernels vaes_kernels{"vaes+vpclmul",       &aes_expand_aesni,    &gcm_powers_clmul,
                                    &gcm_ctr_aesni,       &gcm_ghash_clmul,     &gcm_encrypt_aesni,
                                    &gcm_decrypt_aesni,   &gcm_ctr_x16_vaes,    &gcm_ghash_x16_vaes,
                                    &gcm_encrypt_x16_vaes, &gcm_decrypt_x16_vaes, &gcm_ctr_hash_x16_vaes,
                                    &gcm_decrypt_lag_x16_vaes, &gcm_xor_keep_avx512,
-                                   &gcm_open_joined_avx512};
+                                   &gcm_ctr_hash_xor_x16_vaes, &gcm_open_joined_avx512};
 #endif
 
 const gcm_kernels& select() noexcept {
@@ -540,6 +547,13 @@ void process_with(const gcm_kernels& ks, gcm_state& st, bool encrypt, std::uint8
       n - (unit_bytes - st.unit_pos) < unit_bytes) {
     const std::size_t take = unit_bytes - st.unit_pos;
     xor_keep_with(ks, st, encrypt, out, in, take);
+    if (ks.ctr_hash_xor != nullptr) {
+      // The rest XORed from the keystream's registers, not reloaded.
+      ks.ctr_hash_xor(st.key, st.ctr, st.unit_ks, st.unit_ct, out + take, st.unit_ct, in + take, n - take, encrypt);
+      st.ctr += static_cast<std::uint32_t>(gcm_powers);
+      st.unit_pos = static_cast<std::uint16_t>(n - take);
+      return;
+    }
     ks.ctr_hash_wide(st.key, st.ctr, st.unit_ks, st.unit_ct);
     st.ctr += static_cast<std::uint32_t>(gcm_powers);
     st.unit_pos = 0;

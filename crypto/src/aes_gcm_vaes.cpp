@@ -222,18 +222,24 @@ void gcm_encrypt_x16_vaes(gcm_key& k, std::uint32_t ctr, std::uint8_t* out, cons
 
 namespace {
 
-// ctr_hash_rounds is gcm_ctr_hash_x16_vaes for a fixed round count: one
+// ctr_hash_rounds is gcm_ctr_hash_x16_vaes (and with n != 0
+// gcm_ctr_hash_xor_x16_vaes) for a fixed round count: one
 // unit per call (a unit of pieces), so the round keys are broadcast from
 // the key where they are used rather than staged in a ctx (whose
 // runtime-indexed array lives on the stack: fifteen 64-byte stores and
 // reloads per call, more than the AES rounds' own cost here).
 template <std::uint32_t Rounds>
-inline void ctr_hash_rounds(gcm_key& k, std::uint32_t ctr, std::uint8_t* keystream, const std::uint8_t* hash) noexcept {
+inline void ctr_hash_rounds(gcm_key& k, std::uint32_t ctr, std::uint8_t* keystream, const std::uint8_t* hash,
+                            std::uint8_t* out, std::uint8_t* keep, const std::uint8_t* in, std::size_t n,
+                            bool keep_out) noexcept {
   const auto rk = [&k](std::uint32_t r) {
     return _mm512_broadcast_i32x4(_mm_load_si128(reinterpret_cast<const __m128i*>(k.rk + 16 * r)));
   };
   const __m512i bswap = _mm512_broadcast_i32x4(bswap_mask());
   const __m512i base = counter_base(k, ctr);
+  // The unit to hash is loaded before anything is stored: keep may be hash.
+  __m512i held[4];
+  load16(hash, held);
   __m512i b[4];
   const __m512i k0 = rk(0);
   for (int g = 0; g < 4; ++g)
@@ -242,14 +248,27 @@ inline void ctr_hash_rounds(gcm_key& k, std::uint32_t ctr, std::uint8_t* keystre
   __m512i lo = _mm512_setzero_si512(), mid = lo, hi = lo;
   for (std::uint32_t g = 0; g < 4; ++g) {
     round16(b, rk(2 * g + 1));
-    __m512i x = _mm512_shuffle_epi8(load512(hash + 64 * g), bswap);
+    __m512i x = _mm512_shuffle_epi8(held[g], bswap);
     if (g == 0) x = _mm512_xor_si512(x, _mm512_zextsi128_si512(y));
     mul_acc(x, load512(k.hpow + 64 * g), lo, mid, hi);
     round16(b, rk(2 * g + 2));
   }
   for (std::uint32_t r = 9; r < Rounds; ++r) round16(b, rk(r));
   const __m512i last = rk(Rounds);
-  for (int g = 0; g < 4; ++g) store512(keystream + 64 * g, _mm512_aesenclast_epi128(b[g], last));
+  for (int g = 0; g < 4; ++g) {
+    b[g] = _mm512_aesenclast_epi128(b[g], last);
+    store512(keystream + 64 * g, b[g]);
+  }
+  // The first n bytes of text straight from the registers (masked: n < 256).
+  for (std::size_t g = 0; g < 4; ++g) {
+    if (64 * g >= n) break;
+    const std::size_t len = n - 64 * g;
+    const __mmask64 m = len >= 64 ? ~static_cast<__mmask64>(0) : (static_cast<__mmask64>(1) << len) - 1;
+    const __m512i t = _mm512_maskz_loadu_epi8(m, in + 64 * g);
+    const __m512i o = _mm512_xor_si512(t, b[g]);
+    _mm512_mask_storeu_epi8(keep + 64 * g, m, keep_out ? o : t);
+    _mm512_mask_storeu_epi8(out + 64 * g, m, o);
+  }
   store_y(k, reduce(lo, mid, hi));
 }
 
@@ -258,9 +277,19 @@ inline void ctr_hash_rounds(gcm_key& k, std::uint32_t ctr, std::uint8_t* keystre
 void gcm_ctr_hash_x16_vaes(gcm_key& k, std::uint32_t ctr, std::uint8_t* keystream, const std::uint8_t* hash) noexcept {
   // Keys are 16 or 32 bytes (10 or 14 rounds).
   if (k.rounds == 14) {
-    ctr_hash_rounds<14>(k, ctr, keystream, hash);
+    ctr_hash_rounds<14>(k, ctr, keystream, hash, nullptr, nullptr, nullptr, 0, false);
   } else {
-    ctr_hash_rounds<10>(k, ctr, keystream, hash);
+    ctr_hash_rounds<10>(k, ctr, keystream, hash, nullptr, nullptr, nullptr, 0, false);
+  }
+}
+
+void gcm_ctr_hash_xor_x16_vaes(gcm_key& k, std::uint32_t ctr, std::uint8_t* keystream, const std::uint8_t* hash,
+                               std::uint8_t* out, std::uint8_t* keep, const std::uint8_t* in, std::size_t n,
+                               bool keep_out) noexcept {
+  if (k.rounds == 14) {
+    ctr_hash_rounds<14>(k, ctr, keystream, hash, out, keep, in, n, keep_out);
+  } else {
+    ctr_hash_rounds<10>(k, ctr, keystream, hash, out, keep, in, n, keep_out);
   }
 }
 
