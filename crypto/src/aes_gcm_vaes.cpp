@@ -311,10 +311,43 @@ void gcm_decrypt_x16_vaes(gcm_key& k, std::uint32_t ctr, std::uint8_t* out, cons
 // earlier pieces waiting in the driver's buffer (`pending`) and the keystream
 // the next piece starts with both ride along a stitched step rather than
 // costing a pass of their own.
-void gcm_decrypt_lag_x16_vaes(gcm_key& k, std::uint32_t ctr, std::uint8_t* out, const std::uint8_t* in,
-                              std::size_t nblocks, const std::uint8_t* pending, std::uint8_t* keystream) noexcept {
-  ctx c;
-  load_ctx(k, c, true);
+namespace {
+
+// decrypt_lag_rounds is gcm_decrypt_lag_x16_vaes for a fixed round count,
+// with the round keys broadcast from the key where they are used (as in
+// ctr_hash_rounds: a call handles a piece's few units, and staging the keys
+// in a ctx cost fifteen 64-byte stores per call).
+template <std::uint32_t Rounds>
+inline void decrypt_lag_rounds(gcm_key& k, std::uint32_t ctr, std::uint8_t* out, const std::uint8_t* in,
+                               std::size_t nblocks, const std::uint8_t* pending, std::uint8_t* keystream) noexcept {
+  const auto rk = [&k](std::uint32_t r) {
+    return _mm512_broadcast_i32x4(_mm_load_si128(reinterpret_cast<const __m128i*>(k.rk + 16 * r)));
+  };
+  const __m512i bswap = _mm512_broadcast_i32x4(bswap_mask());
+  // One step: the 16 counter blocks from base XOR text to dst, with the 16
+  // blocks in hash (the first with y added) absorbed beside the rounds when
+  // `with_hash`.
+  const auto step = [&](__m512i base, std::uint8_t* dst, const __m512i (&text)[4], const __m512i (&hash)[4],
+                        bool with_hash, __m128i y) {
+    __m512i b[4];
+    const __m512i k0 = rk(0);
+    for (int g = 0; g < 4; ++g)
+      b[g] = _mm512_xor_si512(_mm512_shuffle_epi8(_mm512_add_epi32(base, lane_add(4 * g)), bswap), k0);
+    __m512i lo = _mm512_setzero_si512(), mid = lo, hi = lo;
+    for (std::uint32_t g = 0; g < 4; ++g) {
+      round16(b, rk(2 * g + 1));
+      if (with_hash) {
+        __m512i x = _mm512_shuffle_epi8(hash[g], bswap);
+        if (g == 0) x = _mm512_xor_si512(x, _mm512_zextsi128_si512(y));
+        mul_acc(x, load512(k.hpow + 64 * g), lo, mid, hi);
+      }
+      round16(b, rk(2 * g + 2));
+    }
+    for (std::uint32_t r = 9; r < Rounds; ++r) round16(b, rk(r));
+    const __m512i last = rk(Rounds);
+    for (int g = 0; g < 4; ++g) store512(dst + 64 * g, _mm512_xor_si512(_mm512_aesenclast_epi128(b[g], last), text[g]));
+    return with_hash ? reduce(lo, mid, hi) : y;
+  };
   __m512i base = counter_base(k, ctr);
   __m128i y = load_y(k);
   __m512i held[4];
@@ -323,11 +356,7 @@ void gcm_decrypt_lag_x16_vaes(gcm_key& k, std::uint32_t ctr, std::uint8_t* out, 
   for (; nblocks >= 16; nblocks -= 16, in += 256, out += 256) {
     __m512i text[4];
     load16(in, text);
-    if (have) {
-      y = crypt16_hash16_regs(c, base, out, text, held, y);
-    } else {
-      crypt16_regs(c, base, out, text);
-    }
+    y = step(base, out, text, held, have, y);
     for (int g = 0; g < 4; ++g) held[g] = text[g];
     have = true;
     base = _mm512_add_epi32(base, lane_add(16));
@@ -335,15 +364,28 @@ void gcm_decrypt_lag_x16_vaes(gcm_key& k, std::uint32_t ctr, std::uint8_t* out, 
   if (keystream != nullptr) {
     const __m512i z = _mm512_setzero_si512();
     const __m512i zeros[4] = {z, z, z, z};
-    if (have) {
-      y = crypt16_hash16_regs(c, base, keystream, zeros, held, y);
-    } else {
-      crypt16_regs(c, base, keystream, zeros);
-    }
+    y = step(base, keystream, zeros, held, have, y);
   } else if (have) {
-    y = hash16_regs(c, y, held);
+    __m512i lo = _mm512_setzero_si512(), mid = lo, hi = lo;
+    for (std::uint32_t g = 0; g < 4; ++g) {
+      __m512i x = _mm512_shuffle_epi8(held[g], bswap);
+      if (g == 0) x = _mm512_xor_si512(x, _mm512_zextsi128_si512(y));
+      mul_acc(x, load512(k.hpow + 64 * g), lo, mid, hi);
+    }
+    y = reduce(lo, mid, hi);
   }
   store_y(k, y);
+}
+
+}  // namespace
+
+void gcm_decrypt_lag_x16_vaes(gcm_key& k, std::uint32_t ctr, std::uint8_t* out, const std::uint8_t* in,
+                              std::size_t nblocks, const std::uint8_t* pending, std::uint8_t* keystream) noexcept {
+  if (k.rounds == 14) {
+    decrypt_lag_rounds<14>(k, ctr, out, in, nblocks, pending, keystream);
+  } else {
+    decrypt_lag_rounds<10>(k, ctr, out, in, nblocks, pending, keystream);
+  }
 }
 
 // Text through the unit's buffers in one pass: out = in ^ ks, and `keep`
