@@ -46,12 +46,11 @@ constexpr std::size_t chunk = 4096;
 // The trailing-tag opener joins the held-back bytes and pieces up to this
 // size (a TCP segment's 1448 bytes fit) into one call (see
 // aead_opener::update): copying a piece costs less than a second pass
-// through the cipher and MAC drivers. AES-GCM joins only pieces up to
-// gcm_small_piece: larger ones go straight from the input to its lagged
-// kernels after a 16-byte call for the held bytes (the copy of a 1448-byte
-// piece cost more than that call).
+// through the cipher and MAC drivers. AES-GCM takes the held bytes and the
+// piece as two parts (gcm_decrypt_joined): inside keystream generated ahead
+// they cost two XOR passes and no copy, and the driver joins only what it
+// must.
 constexpr std::size_t small_piece = 1536;
-constexpr std::size_t gcm_small_piece = 512;
 
 // same_or_disjoint: the bytes written [out, out + out_n) and the bytes read
 // [in, in + in_n) either start at the same place or do not overlap.
@@ -964,9 +963,8 @@ void aead_opener::aad(bytes_view data) noexcept { st().core.add_aad(data); }
 
 namespace {
 
-// released is output_size on the state (update's per-piece path calls no
-// exported member: those are not inlined across the export boundary).
-std::size_t released(const detail::aead_opener_state& s, std::size_t in_size) noexcept {
+// released_by: what an update of in_size bytes releases (output_size).
+inline std::size_t released_by(const detail::aead_opener_state& s, std::size_t in_size) noexcept {
   if (s.position == tag_position::detached) return in_size;
   const std::size_t total = s.held_len + in_size;
   return total > aead_tag_size ? total - aead_tag_size : 0;
@@ -974,53 +972,17 @@ std::size_t released(const detail::aead_opener_state& s, std::size_t in_size) no
 
 }  // namespace
 
-std::size_t aead_opener::output_size(std::size_t in_size) const noexcept { return released(st(), in_size); }
+std::size_t aead_opener::output_size(std::size_t in_size) const noexcept { return released_by(st(), in_size); }
 
-result<std::size_t> aead_opener::update(std::span<std::uint8_t> out, bytes_view in) noexcept {
-  detail::aead_opener_state& s = *std::launder(static_cast<detail::aead_opener_state*>(storage_.get()));
+namespace {
+
+// open_trailing_rest is the trailing-tag update's general case (a piece
+// under 16 bytes, or in place), out of line so that the common case keeps
+// a small frame.
+[[gnu::noinline]] std::size_t open_trailing_rest(detail::aead_opener_state& s, std::uint8_t* out, bytes_view in,
+                                                 std::size_t release, std::size_t from_held, std::size_t from_in,
+                                                 bool in_place) noexcept {
   detail::aead_core& core = s.core;
-  if (core.phase == detail::aead_phase::failed) return s.failure;
-  SEALWIRE_EXPECTS(core.phase == detail::aead_phase::aad || core.phase == detail::aead_phase::text);
-  const std::size_t release = released(s, in.size());
-  if (out.size() < release) return crypto_errc::buffer_too_small;
-  if (release > core.max_text - core.text_len) return fail(s, crypto_errc::message_too_long);
-  if (core.phase == detail::aead_phase::aad) core.begin_text();
-
-  if (s.position == tag_position::detached) {
-    SEALWIRE_EXPECTS(same_or_disjoint(out.data(), in.data(), in.size()));
-    core.decrypt(out.data(), in.data(), in.size());
-    core.text_len += in.size();
-    return in.size();
-  }
-
-  // Trailing tag: the stream so far is held followed by in. Release all but
-  // its last 16 bytes: first from held, then straight from in.
-  const std::size_t from_held = std::min<std::size_t>(s.held_len, release);
-  const std::size_t from_in = release - from_held;
-  const bool in_place = release != 0 && !in.empty() && out.data() == in.data();
-  SEALWIRE_EXPECTS(same_or_disjoint(out.data(), release, in.data(), in.size()));
-
-  if (!in_place && in.size() >= aead_tag_size) {
-    // The common case: every held byte is released and in's last 16 bytes
-    // become the new held-back bytes; in is not modified, so copy them last.
-    if (from_in <= (is_aes_gcm(core.alg) ? gcm_small_piece : small_piece)) {
-      // Small pieces: one call over a contiguous copy of the held bytes and
-      // the piece; for 100-byte pieces a second call through the cipher and
-      // MAC drivers cost more than the copy.
-      std::uint8_t joined[aead_tag_size + small_piece];
-      detail::copy_small(joined, s.held, from_held);  // a variable-length memcpy inlined as rep movs cost more
-      std::memcpy(joined + from_held, in.data(), from_in);
-      core.decrypt(out.data(), joined, release);
-    } else {
-      core.decrypt(out.data(), s.held, from_held);
-      core.decrypt(out.data() + from_held, in.data(), from_in);
-    }
-    std::memcpy(s.held, in.data() + in.size() - aead_tag_size, aead_tag_size);
-    s.held_len = aead_tag_size;
-    core.text_len += release;
-    return release;
-  }
-
   // The new held-back bytes, saved before an in-place decryption overwrites in.
   std::uint8_t next_held[aead_tag_size];
   std::size_t next_len;
@@ -1035,17 +997,17 @@ result<std::size_t> aead_opener::update(std::span<std::uint8_t> out, bytes_view 
   }
 
   if (!in_place) {
-    core.decrypt(out.data(), s.held, from_held);
-    core.decrypt(out.data() + from_held, in.data(), from_in);
+    core.decrypt(out, s.held, from_held);
+    core.decrypt(out + from_held, in.data(), from_in);
   } else {
     // In place, the output runs from_held bytes ahead of the input: decrypt
     // the held bytes aside, the input in place, then shift it into position.
     std::uint8_t front[aead_tag_size];
     core.decrypt(front, s.held, from_held);
-    core.decrypt(out.data(), in.data(), from_in);
+    core.decrypt(out, in.data(), from_in);
     if (from_held != 0) {
-      std::memmove(out.data() + from_held, out.data(), from_in);
-      std::memcpy(out.data(), front, from_held);
+      std::memmove(out + from_held, out, from_in);
+      std::memcpy(out, front, from_held);
     }
     ct::wipe(front, sizeof front);
   }
@@ -1054,6 +1016,70 @@ result<std::size_t> aead_opener::update(std::span<std::uint8_t> out, bytes_view 
   s.held_len = static_cast<std::uint8_t>(next_len);
   ct::wipe(next_held, sizeof next_held);
   return release;
+}
+
+// open_joined_copy decrypts the held bytes and a small piece as one call
+// over a contiguous copy (out of line: its buffer stays off update's frame).
+[[gnu::noinline]] void open_joined_copy(detail::aead_core& core, std::uint8_t* out, const std::uint8_t* held,
+                                        std::size_t from_held, const std::uint8_t* in, std::size_t from_in) noexcept {
+  std::uint8_t joined[aead_tag_size + small_piece];
+  detail::copy_small(joined, held, from_held);  // a variable-length memcpy inlined as rep movs cost more
+  std::memcpy(joined + from_held, in, from_in);
+  core.decrypt(out, joined, from_held + from_in);
+}
+
+}  // namespace
+
+result<std::size_t> aead_opener::update(std::span<std::uint8_t> out, bytes_view in) noexcept {
+  // st() spelled out: the exported accessor is not inlined (a call per piece).
+  detail::aead_opener_state& s = *std::launder(static_cast<detail::aead_opener_state*>(storage_.get()));
+  detail::aead_core& core = s.core;
+  if (core.phase == detail::aead_phase::failed) return s.failure;
+  SEALWIRE_EXPECTS(core.phase == detail::aead_phase::aad || core.phase == detail::aead_phase::text);
+  const std::size_t release = released_by(s, in.size());
+  if (out.size() < release) return crypto_errc::buffer_too_small;
+  if (release > core.max_text - core.text_len) return fail(s, crypto_errc::message_too_long);
+  if (core.phase == detail::aead_phase::aad) core.begin_text();
+
+  if (s.position == tag_position::detached) {
+    SEALWIRE_EXPECTS(same_or_disjoint(out.data(), in.data(), in.size()));
+    if (is_aes_gcm(core.alg)) {
+      detail::gcm_decrypt(core.gcm, out.data(), in.data(), in.size());
+    } else {
+      core.decrypt(out.data(), in.data(), in.size());
+    }
+    core.text_len += in.size();
+    return in.size();
+  }
+
+  // Trailing tag: the stream so far is held followed by in. Release all but
+  // its last 16 bytes: first from held, then straight from in.
+  const std::size_t from_held = std::min<std::size_t>(s.held_len, release);
+  const std::size_t from_in = release - from_held;
+  const bool in_place = release != 0 && !in.empty() && out.data() == in.data();
+  SEALWIRE_EXPECTS(same_or_disjoint(out.data(), release, in.data(), in.size()));
+
+  if (!in_place && in.size() >= aead_tag_size) {
+    // The common case: every held byte is released and in's last 16 bytes
+    // become the new held-back bytes; in is not modified, so copy them last.
+    if (is_aes_gcm(core.alg)) {
+      detail::gcm_decrypt_joined(core.gcm, out.data(), s.held, from_held, in.data(), from_in);
+    } else if (from_in <= small_piece) {
+      // Small pieces: one call over a contiguous copy of the held bytes and
+      // the piece; for 100-byte pieces a second call through the cipher and
+      // MAC drivers cost more than the copy.
+      open_joined_copy(core, out.data(), s.held, from_held, in.data(), from_in);
+    } else {
+      core.decrypt(out.data(), s.held, from_held);
+      core.decrypt(out.data() + from_held, in.data(), from_in);
+    }
+    std::memcpy(s.held, in.data() + in.size() - aead_tag_size, aead_tag_size);
+    s.held_len = aead_tag_size;
+    core.text_len += release;
+    return release;
+  }
+
+  return open_trailing_rest(s, out.data(), in, release, from_held, from_in, in_place);
 }
 
 result<void> aead_opener::finish(bytes_view tag) noexcept {

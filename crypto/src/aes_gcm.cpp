@@ -243,6 +243,14 @@ struct gcm_kernels {
   // out = in ^ ks with the ciphertext kept aside in one pass, or null.
   void (*xor_keep)(std::uint8_t* out, std::uint8_t* keep, const std::uint8_t* in, const std::uint8_t* ks,
                    std::size_t n, bool keep_out) noexcept;
+  // ctr_hash_wide followed by the first bytes of text XORed from the new
+  // keystream's registers (gcm_ctr_hash_xor_x16_vaes), or null.
+  void (*ctr_hash_xor)(gcm_key& k, std::uint32_t ctr, std::uint8_t* keystream, const std::uint8_t* hash,
+                       std::uint8_t* out, std::uint8_t* keep, const std::uint8_t* in, std::size_t n,
+                       bool keep_out) noexcept;
+  // The decrypting xor_keep of 16 bytes at a then nb >= 64 at b, or null.
+  void (*open_joined)(std::uint8_t* out, std::uint8_t* keep, const std::uint8_t* a, const std::uint8_t* b,
+                      std::size_t nb, const std::uint8_t* ks) noexcept;
 };
 
 constexpr std::size_t wide_blocks = 16;
@@ -251,18 +259,21 @@ constexpr gcm_kernels portable_kernels{"portable",           &aes_expand_portabl
                                        &gcm_ctr_portable,    &gcm_ghash_portable,   &gcm_encrypt_portable,
                                        &gcm_decrypt_portable, nullptr,              nullptr,
                                        nullptr,              nullptr,               nullptr,
-                                       nullptr,              nullptr};
+                                       nullptr,              nullptr,               nullptr,
+                                       nullptr};
 #if SEALWIRE_X86_KERNELS
 static_assert(wide_blocks == gcm_wide_blocks);
 constexpr gcm_kernels aesni_kernels{"aesni+pclmul",    &aes_expand_aesni,  &gcm_powers_clmul, &gcm_ctr_aesni,
                                     &gcm_ghash_clmul,  &gcm_encrypt_aesni, &gcm_decrypt_aesni, nullptr,
                                     nullptr,           nullptr,            nullptr,            nullptr,
-                                    nullptr,           nullptr};
+                                    nullptr,           nullptr,            nullptr,
+                                    nullptr};
 constexpr gcm_kernels vaes_kernels{"vaes+vpclmul",       &aes_expand_aesni,    &gcm_powers_clmul,
                                    &gcm_ctr_aesni,       &gcm_ghash_clmul,     &gcm_encrypt_aesni,
                                    &gcm_decrypt_aesni,   &gcm_ctr_x16_vaes,    &gcm_ghash_x16_vaes,
                                    &gcm_encrypt_x16_vaes, &gcm_decrypt_x16_vaes, &gcm_ctr_hash_x16_vaes,
-                                   &gcm_decrypt_lag_x16_vaes, &gcm_xor_keep_avx512};
+                                   &gcm_decrypt_lag_x16_vaes, &gcm_xor_keep_avx512,
+                                   &gcm_ctr_hash_xor_x16_vaes, &gcm_open_joined_avx512};
 #endif
 
 const gcm_kernels& select() noexcept {
@@ -500,10 +511,58 @@ void lag_units(const gcm_kernels& ks, gcm_state& st, std::uint8_t* out, const st
 // generated ahead, the ciphertext copied aside and hashed once the unit is
 // complete (or at the tag). Encryption hashes what it wrote, decryption
 // copies what it read before writing, so out may equal in.
-void process(gcm_state& st, bool encrypt, std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept {
+// xor_keep_with is the buffers' one pass (see process) for `n` bytes at the
+// unit's position, which it does not advance.
+inline void xor_keep_with(const gcm_kernels& ks, gcm_state& st, bool encrypt, std::uint8_t* out,
+                          const std::uint8_t* in, std::size_t n) noexcept {
+  std::uint8_t* ct = st.unit_ct + st.unit_pos;
+  const std::uint8_t* key = st.unit_ks + st.unit_pos;
+  if (ks.xor_keep != nullptr) {
+    ks.xor_keep(out, ct, in, key, n, encrypt);
+  } else if (encrypt) {
+    xor_bytes(out, in, key, n);
+    std::memcpy(ct, out, n);
+  } else {
+    std::memcpy(ct, in, n);
+    xor_bytes(out, in, key, n);
+  }
+}
+
+void process_with(const gcm_kernels& ks, gcm_state& st, bool encrypt, std::uint8_t* out, const std::uint8_t* in,
+                  std::size_t n) noexcept {
   if (n == 0) return;
-  const gcm_kernels& ks = select();
+  // A piece inside the keystream generated ahead that leaves the unit
+  // unfinished: one XOR pass and nothing else (the common small piece).
+  if (st.unit_pos + n < st.unit_ks_len) {
+    xor_keep_with(ks, st, encrypt, out, in, n);
+    st.unit_pos = static_cast<std::uint16_t>(st.unit_pos + n);
+    return;
+  }
   prepare(ks, st.key);
+  // A piece that completes the unit (its keystream generated ahead whole)
+  // and leaves less than a unit: the unit is hashed beside the next unit's
+  // keystream and the rest XORed from it, as the loop below would, without
+  // the loop (the small pieces' other common case).
+  if (st.unit_ks_len == unit_bytes && st.calls != 0 && ks.ctr_hash_wide != nullptr &&
+      n - (unit_bytes - st.unit_pos) < unit_bytes) {
+    const std::size_t take = unit_bytes - st.unit_pos;
+    xor_keep_with(ks, st, encrypt, out, in, take);
+    if (ks.ctr_hash_xor != nullptr) {
+      // The rest XORed from the keystream's registers, not reloaded.
+      ks.ctr_hash_xor(st.key, st.ctr, st.unit_ks, st.unit_ct, out + take, st.unit_ct, in + take, n - take, encrypt);
+      st.ctr += static_cast<std::uint32_t>(gcm_powers);
+      st.unit_pos = static_cast<std::uint16_t>(n - take);
+      return;
+    }
+    ks.ctr_hash_wide(st.key, st.ctr, st.unit_ks, st.unit_ct);
+    st.ctr += static_cast<std::uint32_t>(gcm_powers);
+    st.unit_pos = 0;
+    if (n != take) {
+      xor_keep_with(ks, st, encrypt, out + take, in + take, n - take);
+      st.unit_pos = static_cast<std::uint16_t>(n - take);
+    }
+    return;
+  }
   // The first call generates only the keystream it needs (a one-shot
   // message); later calls (pieces) the rest of the unit at once.
   const bool ahead = st.calls != 0;
@@ -533,16 +592,7 @@ void process(gcm_state& st, bool encrypt, std::uint8_t* out, const std::uint8_t*
     const std::size_t take = std::min<std::size_t>(n, unit_bytes - st.unit_pos);
     const std::size_t end = st.unit_pos + take;
     if (end > st.unit_ks_len) unit_keystream(ks, st, ahead ? unit_bytes : (end + 15) / 16 * 16);
-    std::uint8_t* ct = st.unit_ct + st.unit_pos;
-    if (ks.xor_keep != nullptr) {
-      ks.xor_keep(out, ct, in, st.unit_ks + st.unit_pos, take, encrypt);
-    } else if (encrypt) {
-      xor_bytes(out, in, st.unit_ks + st.unit_pos, take);
-      std::memcpy(ct, out, take);
-    } else {
-      std::memcpy(ct, in, take);
-      xor_bytes(out, in, st.unit_ks + st.unit_pos, take);
-    }
+    xor_keep_with(ks, st, encrypt, out, in, take);
     st.unit_pos = static_cast<std::uint16_t>(end);
     out += take;
     in += take;
@@ -574,6 +624,10 @@ void process(gcm_state& st, bool encrypt, std::uint8_t* out, const std::uint8_t*
   }
 }
 
+void process(gcm_state& st, bool encrypt, std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept {
+  process_with(select(), st, encrypt, out, in, n);
+}
+
 // flush_unit hashes the unit's ciphertext so far, zero-padded to a block
 // (SP 800-38D 7.1 step 5: C || 0^u).
 void flush_unit(const gcm_kernels& ks, gcm_state& st) noexcept {
@@ -592,6 +646,53 @@ void gcm_encrypt(gcm_state& st, std::uint8_t* out, const std::uint8_t* in, std::
 
 void gcm_decrypt(gcm_state& st, std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept {
   process(st, false, out, in, n);
+}
+
+namespace {
+
+// decrypt_joined_rest is gcm_decrypt_joined's general case, out of line so
+// that the common case (one pass inside keystream generated ahead) keeps a
+// small frame.
+[[gnu::noinline]] void decrypt_joined_rest(const gcm_kernels& ks, gcm_state& st, std::uint8_t* out,
+                                           const std::uint8_t* a, std::size_t na, const std::uint8_t* b,
+                                           std::size_t nb) noexcept {
+  const std::size_t n = na + nb;
+  if (na == 16 && st.unit_pos + 16 < st.unit_ks_len) {
+    // The held-back block inside the keystream generated ahead, inline;
+    // then the piece (one XOR pass too when it also fits).
+    const v16 x = load16(a);
+    store16(st.unit_ct + st.unit_pos, x);
+    store16(out, x ^ load16(st.unit_ks + st.unit_pos));
+    st.unit_pos = static_cast<std::uint16_t>(st.unit_pos + 16);
+    process_with(ks, st, false, out + 16, b, nb);
+    return;
+  }
+  // Otherwise the parts joined in one buffer when small (one call through
+  // the driver costs less than two), else one after the other.
+  if (n <= gcm_joined_max) {
+    std::uint8_t joined[gcm_joined_max];
+    copy_small(joined, a, std::min<std::size_t>(na, 16));
+    if (na > 16) std::memcpy(joined + 16, a + 16, na - 16);
+    std::memcpy(joined + na, b, nb);
+    process_with(ks, st, false, out, joined, n);
+  } else {
+    process_with(ks, st, false, out, a, na);
+    process_with(ks, st, false, out + na, b, nb);
+  }
+}
+
+}  // namespace
+
+void gcm_decrypt_joined(gcm_state& st, std::uint8_t* out, const std::uint8_t* a, std::size_t na,
+                        const std::uint8_t* b, std::size_t nb) noexcept {
+  const gcm_kernels& ks = select();
+  if (na == 16 && nb >= 64 && st.unit_pos + 16 + nb < st.unit_ks_len && ks.open_joined != nullptr) {
+    // Both parts inside the keystream generated ahead, in one pass.
+    ks.open_joined(out, st.unit_ct + st.unit_pos, a, b, nb, st.unit_ks + st.unit_pos);
+    st.unit_pos = static_cast<std::uint16_t>(st.unit_pos + 16 + nb);
+    return;
+  }
+  if (na + nb != 0) decrypt_joined_rest(ks, st, out, a, na, b, nb);
 }
 
 void gcm_tag(gcm_state& st, std::uint64_t aad_len, std::uint64_t text_len,

@@ -220,11 +220,77 @@ void gcm_encrypt_x16_vaes(gcm_key& k, std::uint32_t ctr, std::uint8_t* out, cons
   store_y(k, y);
 }
 
+namespace {
+
+// ctr_hash_rounds is gcm_ctr_hash_x16_vaes (and with n != 0
+// gcm_ctr_hash_xor_x16_vaes) for a fixed round count: one
+// unit per call (a unit of pieces), so the round keys are broadcast from
+// the key where they are used rather than staged in a ctx (whose
+// runtime-indexed array lives on the stack: fifteen 64-byte stores and
+// reloads per call, more than the AES rounds' own cost here).
+template <std::uint32_t Rounds>
+inline void ctr_hash_rounds(gcm_key& k, std::uint32_t ctr, std::uint8_t* keystream, const std::uint8_t* hash,
+                            std::uint8_t* out, std::uint8_t* keep, const std::uint8_t* in, std::size_t n,
+                            bool keep_out) noexcept {
+  const auto rk = [&k](std::uint32_t r) {
+    return _mm512_broadcast_i32x4(_mm_load_si128(reinterpret_cast<const __m128i*>(k.rk + 16 * r)));
+  };
+  const __m512i bswap = _mm512_broadcast_i32x4(bswap_mask());
+  const __m512i base = counter_base(k, ctr);
+  // The unit to hash is loaded before anything is stored: keep may be hash.
+  __m512i held[4];
+  load16(hash, held);
+  __m512i b[4];
+  const __m512i k0 = rk(0);
+  for (int g = 0; g < 4; ++g)
+    b[g] = _mm512_xor_si512(_mm512_shuffle_epi8(_mm512_add_epi32(base, lane_add(4 * g)), bswap), k0);
+  const __m128i y = load_y(k);
+  __m512i lo = _mm512_setzero_si512(), mid = lo, hi = lo;
+  for (std::uint32_t g = 0; g < 4; ++g) {
+    round16(b, rk(2 * g + 1));
+    __m512i x = _mm512_shuffle_epi8(held[g], bswap);
+    if (g == 0) x = _mm512_xor_si512(x, _mm512_zextsi128_si512(y));
+    mul_acc(x, load512(k.hpow + 64 * g), lo, mid, hi);
+    round16(b, rk(2 * g + 2));
+  }
+  for (std::uint32_t r = 9; r < Rounds; ++r) round16(b, rk(r));
+  const __m512i last = rk(Rounds);
+  for (int g = 0; g < 4; ++g) {
+    b[g] = _mm512_aesenclast_epi128(b[g], last);
+    store512(keystream + 64 * g, b[g]);
+  }
+  // The first n bytes of text straight from the registers (masked: n < 256).
+  for (std::size_t g = 0; g < 4; ++g) {
+    if (64 * g >= n) break;
+    const std::size_t len = n - 64 * g;
+    const __mmask64 m = len >= 64 ? ~static_cast<__mmask64>(0) : (static_cast<__mmask64>(1) << len) - 1;
+    const __m512i t = _mm512_maskz_loadu_epi8(m, in + 64 * g);
+    const __m512i o = _mm512_xor_si512(t, b[g]);
+    _mm512_mask_storeu_epi8(keep + 64 * g, m, keep_out ? o : t);
+    _mm512_mask_storeu_epi8(out + 64 * g, m, o);
+  }
+  store_y(k, reduce(lo, mid, hi));
+}
+
+}  // namespace
+
 void gcm_ctr_hash_x16_vaes(gcm_key& k, std::uint32_t ctr, std::uint8_t* keystream, const std::uint8_t* hash) noexcept {
-  alignas(64) static constexpr std::uint8_t zeros[256] = {};
-  ctx c;
-  load_ctx(k, c, true);
-  store_y(k, crypt16_hash16(c, counter_base(k, ctr), keystream, zeros, hash, load_y(k)));
+  // Keys are 16 or 32 bytes (10 or 14 rounds).
+  if (k.rounds == 14) {
+    ctr_hash_rounds<14>(k, ctr, keystream, hash, nullptr, nullptr, nullptr, 0, false);
+  } else {
+    ctr_hash_rounds<10>(k, ctr, keystream, hash, nullptr, nullptr, nullptr, 0, false);
+  }
+}
+
+void gcm_ctr_hash_xor_x16_vaes(gcm_key& k, std::uint32_t ctr, std::uint8_t* keystream, const std::uint8_t* hash,
+                               std::uint8_t* out, std::uint8_t* keep, const std::uint8_t* in, std::size_t n,
+                               bool keep_out) noexcept {
+  if (k.rounds == 14) {
+    ctr_hash_rounds<14>(k, ctr, keystream, hash, out, keep, in, n, keep_out);
+  } else {
+    ctr_hash_rounds<10>(k, ctr, keystream, hash, out, keep, in, n, keep_out);
+  }
 }
 
 void gcm_decrypt_x16_vaes(gcm_key& k, std::uint32_t ctr, std::uint8_t* out, const std::uint8_t* in,
@@ -245,10 +311,43 @@ void gcm_decrypt_x16_vaes(gcm_key& k, std::uint32_t ctr, std::uint8_t* out, cons
 // earlier pieces waiting in the driver's buffer (`pending`) and the keystream
 // the next piece starts with both ride along a stitched step rather than
 // costing a pass of their own.
-void gcm_decrypt_lag_x16_vaes(gcm_key& k, std::uint32_t ctr, std::uint8_t* out, const std::uint8_t* in,
-                              std::size_t nblocks, const std::uint8_t* pending, std::uint8_t* keystream) noexcept {
-  ctx c;
-  load_ctx(k, c, true);
+namespace {
+
+// decrypt_lag_rounds is gcm_decrypt_lag_x16_vaes for a fixed round count,
+// with the round keys broadcast from the key where they are used (as in
+// ctr_hash_rounds: a call handles a piece's few units, and staging the keys
+// in a ctx cost fifteen 64-byte stores per call).
+template <std::uint32_t Rounds>
+inline void decrypt_lag_rounds(gcm_key& k, std::uint32_t ctr, std::uint8_t* out, const std::uint8_t* in,
+                               std::size_t nblocks, const std::uint8_t* pending, std::uint8_t* keystream) noexcept {
+  const auto rk = [&k](std::uint32_t r) {
+    return _mm512_broadcast_i32x4(_mm_load_si128(reinterpret_cast<const __m128i*>(k.rk + 16 * r)));
+  };
+  const __m512i bswap = _mm512_broadcast_i32x4(bswap_mask());
+  // One step: the 16 counter blocks from base XOR text to dst, with the 16
+  // blocks in hash (the first with y added) absorbed beside the rounds when
+  // `with_hash`.
+  const auto step = [&](__m512i base, std::uint8_t* dst, const __m512i (&text)[4], const __m512i (&hash)[4],
+                        bool with_hash, __m128i y) {
+    __m512i b[4];
+    const __m512i k0 = rk(0);
+    for (int g = 0; g < 4; ++g)
+      b[g] = _mm512_xor_si512(_mm512_shuffle_epi8(_mm512_add_epi32(base, lane_add(4 * g)), bswap), k0);
+    __m512i lo = _mm512_setzero_si512(), mid = lo, hi = lo;
+    for (std::uint32_t g = 0; g < 4; ++g) {
+      round16(b, rk(2 * g + 1));
+      if (with_hash) {
+        __m512i x = _mm512_shuffle_epi8(hash[g], bswap);
+        if (g == 0) x = _mm512_xor_si512(x, _mm512_zextsi128_si512(y));
+        mul_acc(x, load512(k.hpow + 64 * g), lo, mid, hi);
+      }
+      round16(b, rk(2 * g + 2));
+    }
+    for (std::uint32_t r = 9; r < Rounds; ++r) round16(b, rk(r));
+    const __m512i last = rk(Rounds);
+    for (int g = 0; g < 4; ++g) store512(dst + 64 * g, _mm512_xor_si512(_mm512_aesenclast_epi128(b[g], last), text[g]));
+    return with_hash ? reduce(lo, mid, hi) : y;
+  };
   __m512i base = counter_base(k, ctr);
   __m128i y = load_y(k);
   __m512i held[4];
@@ -257,11 +356,7 @@ void gcm_decrypt_lag_x16_vaes(gcm_key& k, std::uint32_t ctr, std::uint8_t* out, 
   for (; nblocks >= 16; nblocks -= 16, in += 256, out += 256) {
     __m512i text[4];
     load16(in, text);
-    if (have) {
-      y = crypt16_hash16_regs(c, base, out, text, held, y);
-    } else {
-      crypt16_regs(c, base, out, text);
-    }
+    y = step(base, out, text, held, have, y);
     for (int g = 0; g < 4; ++g) held[g] = text[g];
     have = true;
     base = _mm512_add_epi32(base, lane_add(16));
@@ -269,15 +364,28 @@ void gcm_decrypt_lag_x16_vaes(gcm_key& k, std::uint32_t ctr, std::uint8_t* out, 
   if (keystream != nullptr) {
     const __m512i z = _mm512_setzero_si512();
     const __m512i zeros[4] = {z, z, z, z};
-    if (have) {
-      y = crypt16_hash16_regs(c, base, keystream, zeros, held, y);
-    } else {
-      crypt16_regs(c, base, keystream, zeros);
-    }
+    y = step(base, keystream, zeros, held, have, y);
   } else if (have) {
-    y = hash16_regs(c, y, held);
+    __m512i lo = _mm512_setzero_si512(), mid = lo, hi = lo;
+    for (std::uint32_t g = 0; g < 4; ++g) {
+      __m512i x = _mm512_shuffle_epi8(held[g], bswap);
+      if (g == 0) x = _mm512_xor_si512(x, _mm512_zextsi128_si512(y));
+      mul_acc(x, load512(k.hpow + 64 * g), lo, mid, hi);
+    }
+    y = reduce(lo, mid, hi);
   }
   store_y(k, y);
+}
+
+}  // namespace
+
+void gcm_decrypt_lag_x16_vaes(gcm_key& k, std::uint32_t ctr, std::uint8_t* out, const std::uint8_t* in,
+                              std::size_t nblocks, const std::uint8_t* pending, std::uint8_t* keystream) noexcept {
+  if (k.rounds == 14) {
+    decrypt_lag_rounds<14>(k, ctr, out, in, nblocks, pending, keystream);
+  } else {
+    decrypt_lag_rounds<10>(k, ctr, out, in, nblocks, pending, keystream);
+  }
 }
 
 // Text through the unit's buffers in one pass: out = in ^ ks, and `keep`
@@ -299,6 +407,30 @@ inline void xor_keep_by(std::uint8_t* out, std::uint8_t* keep, const std::uint8_
   }
   store(keep + n - w, keep_out ? last_out : last_in);
   store(out + n - w, last_out);
+}
+
+// The trailing-tag opener's piece: 16 held-back bytes `a` followed by nb
+// bytes at b, read as one text of 16 + nb bytes. Its first register is
+// joined in registers (a in the low lane, then b's first 48 bytes by a
+// qword shift: valignq); the rest are plain loads of b, the last register
+// overlapping the one before (all loaded before anything is stored).
+void gcm_open_joined_avx512(std::uint8_t* out, std::uint8_t* keep, const std::uint8_t* a, const std::uint8_t* b,
+                            std::size_t nb, const std::uint8_t* ks) noexcept {
+  const std::size_t n = 16 + nb;  // nb >= 64
+  const __m512i head = _mm512_maskz_loadu_epi8(static_cast<__mmask64>(0xffffffffffffULL), b);  // b[0..48)
+  const __m512i held = _mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a)));
+  const __m512i first = _mm512_alignr_epi64(head, held, 6);  // a || b[0..48)
+  const __m512i last_in = _mm512_loadu_si512(b + nb - 64);  // text [n - 64, n): nb >= 64
+  const __m512i last_out = _mm512_xor_si512(last_in, _mm512_loadu_si512(ks + n - 64));
+  _mm512_storeu_si512(keep, first);
+  _mm512_storeu_si512(out, _mm512_xor_si512(first, _mm512_loadu_si512(ks)));
+  for (std::size_t i = 64; i + 64 <= n; i += 64) {
+    const __m512i t = _mm512_loadu_si512(b + (i - 16));
+    _mm512_storeu_si512(keep + i, t);
+    _mm512_storeu_si512(out + i, _mm512_xor_si512(t, _mm512_loadu_si512(ks + i)));
+  }
+  _mm512_storeu_si512(keep + n - 64, last_in);
+  _mm512_storeu_si512(out + n - 64, last_out);
 }
 
 void gcm_xor_keep_avx512(std::uint8_t* out, std::uint8_t* keep, const std::uint8_t* in, const std::uint8_t* ks,

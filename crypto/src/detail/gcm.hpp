@@ -34,6 +34,13 @@ void gcm_pad(gcm_state& st) noexcept;
 void gcm_crypt(gcm_state& st, std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept;
 void gcm_encrypt(gcm_state& st, std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept;
 void gcm_decrypt(gcm_state& st, std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept;
+// gcm_decrypt_joined is gcm_decrypt of the text a[0..na) followed by
+// b[0..nb) into out (na + nb bytes), without joining them first when the
+// piece falls inside keystream generated ahead: the trailing-tag opener's
+// held-back bytes and the next piece. Neither a nor b overlaps out.
+inline constexpr std::size_t gcm_joined_max = 16 + 512;
+void gcm_decrypt_joined(gcm_state& st, std::uint8_t* out, const std::uint8_t* a, std::size_t na,
+                        const std::uint8_t* b, std::size_t nb) noexcept;
 // gcm_tag absorbs the length block and writes the tag.
 void gcm_tag(gcm_state& st, std::uint64_t aad_len, std::uint64_t text_len, std::span<std::uint8_t, 16> tag) noexcept;
 void gcm_wipe(gcm_state& st) noexcept;

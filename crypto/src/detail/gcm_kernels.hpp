@@ -56,6 +56,13 @@ void gcm_encrypt_x16_vaes(gcm_key& k, std::uint32_t ctr, std::uint8_t* out, cons
 // while hashing 16 blocks of `hash` (the two buffers do not overlap): a
 // completed unit of pieces hashed beside the next unit's keystream.
 void gcm_ctr_hash_x16_vaes(gcm_key& k, std::uint32_t ctr, std::uint8_t* keystream, const std::uint8_t* hash) noexcept;
+// gcm_ctr_hash_xor_x16_vaes is gcm_ctr_hash_x16_vaes followed by the first
+// n < 256 bytes of text from `in` XORed with the new keystream straight from
+// its registers: out gets the result, keep the ciphertext (out's bytes when
+// keep_out, else in's). keep may equal hash (read first); in may equal out.
+void gcm_ctr_hash_xor_x16_vaes(gcm_key& k, std::uint32_t ctr, std::uint8_t* keystream, const std::uint8_t* hash,
+                               std::uint8_t* out, std::uint8_t* keep, const std::uint8_t* in, std::size_t n,
+                               bool keep_out) noexcept;
 void gcm_decrypt_x16_vaes(gcm_key& k, std::uint32_t ctr, std::uint8_t* out, const std::uint8_t* in,
                           std::size_t nblocks) noexcept;
 // gcm_decrypt_lag_x16_vaes decrypts nblocks (a multiple of 16, maybe 0)
@@ -69,6 +76,11 @@ void gcm_decrypt_x16_vaes(gcm_key& k, std::uint32_t ctr, std::uint8_t* out, cons
 // neither.
 void gcm_xor_keep_avx512(std::uint8_t* out, std::uint8_t* keep, const std::uint8_t* in, const std::uint8_t* ks,
                          std::size_t n, bool keep_out) noexcept;
+// gcm_open_joined_avx512 is the decrypting gcm_xor_keep_avx512 of the
+// 16 + nb bytes formed by the 16 bytes at a followed by nb >= 64 bytes at
+// b; out and keep overlap neither.
+void gcm_open_joined_avx512(std::uint8_t* out, std::uint8_t* keep, const std::uint8_t* a, const std::uint8_t* b,
+                            std::size_t nb, const std::uint8_t* ks) noexcept;
 void gcm_decrypt_lag_x16_vaes(gcm_key& k, std::uint32_t ctr, std::uint8_t* out, const std::uint8_t* in,
                               std::size_t nblocks, const std::uint8_t* pending, std::uint8_t* keystream) noexcept;
 #endif
