@@ -144,7 +144,7 @@ void aead_core::wipe() noexcept {
   }
   aad_len = text_len = max_text = 0;
   key_pending = false;
-  stage_len = 0;  // the staged bytes are ciphertext (public): not wiped
+  stage_len = 0;  // the staged bytes are MAC input (public): not wiped
   phase = aead_phase::idle;
 }
 
@@ -362,7 +362,8 @@ constexpr std::size_t open_stitch_min = 256;
 //    stitched step with up to ten groups of the MAC whose blocks decrypt
 //    the rest's whole blocks and leave the others' keystream in the buffer
 //    (for the rest's last partial block and the next piece).
-//  - What the MAC has left at the end goes to update.
+//  - What the MAC has left at the end goes to the stage when it fits
+//    (aead_stage_bytes), else to update.
 // Decrypting in place, the MAC never falls behind the cipher (it reads the
 // ciphertext before the XOR overwrites it); otherwise it may lag, so that a
 // refill has MAC groups to overlap with.
@@ -576,6 +577,8 @@ void aead_core::flush_stage() noexcept {
 }
 
 void aead_core::decrypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept {
+  // An empty piece (its pointers may be null) changes nothing.
+  if (n == 0) return;
   if (is_aes_gcm(alg)) return gcm_decrypt(gcm, out, in, n);
   if (n < open_stitch_min ? open_small(*this, out, in, n) : open_stitched(*this, out, in, n)) return;
   flush_stage();

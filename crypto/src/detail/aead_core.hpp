@@ -53,8 +53,9 @@ struct aead_core {
   poly1305 mac;
   union {
     gcm_state gcm;  // AES-GCM
-    // ChaCha20-Poly1305 opened in small pieces: the ciphertext not yet in the
-    // MAC, from a group boundary of its live IFMA lanes (stage_len bytes). It
+    // ChaCha20-Poly1305 opened in small pieces: the MAC input not yet in the
+    // MAC (ciphertext; at first possibly the last AAD bytes the lanes held),
+    // from a group boundary of its live IFMA lanes (stage_len bytes). It
     // waits for the next keystream refill, whose stitched step takes its
     // whole groups, instead of a lanes call per group between refills.
     std::uint8_t stage[aead_stage_bytes];

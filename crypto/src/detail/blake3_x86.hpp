@@ -2,9 +2,10 @@
 // BLAKE3 lane types for the x86 hash_many kernels: four and eight inputs side
 // by side in 128- and 256-bit vectors, with the transposes between an input's
 // words and the lanes. The rotation is a parameter (byte shuffles and shifts
-// for SSSE3 and AVX2, vprord with AVX-512VL), so one layout serves three
-// instruction-set files. Include only from those files, which are compiled
-// with the flags these need; everything here has internal linkage.
+// for SSSE3 and AVX2), so one layout serves the SSE4.1 and AVX2 files; the
+// AVX-512 file uses only their setup and stores (its rounds are assembly).
+// Include only from those files, which are compiled with the flags these
+// need; everything here has internal linkage.
 #pragma once
 
 #include "blake3_core.hpp"
