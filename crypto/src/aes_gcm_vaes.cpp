@@ -222,6 +222,39 @@ void gcm_encrypt_x16_vaes(gcm_key& k, std::uint32_t ctr, std::uint8_t* out, cons
 
 namespace {
 
+// key_at broadcasts round key r from the key itself (see ctr_hash_rounds on
+// why not from a staged ctx).
+inline __m512i key_at(const gcm_key& k, std::uint32_t r) noexcept {
+  return _mm512_broadcast_i32x4(_mm_load_si128(reinterpret_cast<const __m128i*>(k.rk + 16 * r)));
+}
+
+// aes16_hash16 encrypts the 16 counter blocks from base into b (the
+// keystream) for a fixed round count and, when with_hash, absorbs the 16
+// blocks in hash (the first with y added) beside the first eight rounds,
+// returning the new y (y itself otherwise).
+template <std::uint32_t Rounds>
+[[gnu::always_inline]] inline __m128i aes16_hash16(const gcm_key& k, __m512i base, const __m512i (&hash)[4],
+                                                   bool with_hash, __m128i y, __m512i (&b)[4]) noexcept {
+  const __m512i bswap = _mm512_broadcast_i32x4(bswap_mask());
+  const __m512i k0 = key_at(k, 0);
+  for (int g = 0; g < 4; ++g)
+    b[g] = _mm512_xor_si512(_mm512_shuffle_epi8(_mm512_add_epi32(base, lane_add(4 * g)), bswap), k0);
+  __m512i lo = _mm512_setzero_si512(), mid = lo, hi = lo;
+  for (std::uint32_t g = 0; g < 4; ++g) {
+    round16(b, key_at(k, 2 * g + 1));
+    if (with_hash) {
+      __m512i x = _mm512_shuffle_epi8(hash[g], bswap);
+      if (g == 0) x = _mm512_xor_si512(x, _mm512_zextsi128_si512(y));
+      mul_acc(x, load512(k.hpow + 64 * g), lo, mid, hi);
+    }
+    round16(b, key_at(k, 2 * g + 2));
+  }
+  for (std::uint32_t r = 9; r < Rounds; ++r) round16(b, key_at(k, r));
+  const __m512i last = key_at(k, Rounds);
+  for (int g = 0; g < 4; ++g) b[g] = _mm512_aesenclast_epi128(b[g], last);
+  return with_hash ? reduce(lo, mid, hi) : y;
+}
+
 // ctr_hash_rounds is gcm_ctr_hash_x16_vaes (and with n != 0
 // gcm_ctr_hash_xor_x16_vaes) for a fixed round count: one
 // unit per call (a unit of pieces), so the round keys are broadcast from
@@ -232,33 +265,13 @@ template <std::uint32_t Rounds>
 inline void ctr_hash_rounds(gcm_key& k, std::uint32_t ctr, std::uint8_t* keystream, const std::uint8_t* hash,
                             std::uint8_t* out, std::uint8_t* keep, const std::uint8_t* in, std::size_t n,
                             bool keep_out) noexcept {
-  const auto rk = [&k](std::uint32_t r) {
-    return _mm512_broadcast_i32x4(_mm_load_si128(reinterpret_cast<const __m128i*>(k.rk + 16 * r)));
-  };
-  const __m512i bswap = _mm512_broadcast_i32x4(bswap_mask());
   const __m512i base = counter_base(k, ctr);
   // The unit to hash is loaded before anything is stored: keep may be hash.
   __m512i held[4];
   load16(hash, held);
   __m512i b[4];
-  const __m512i k0 = rk(0);
-  for (int g = 0; g < 4; ++g)
-    b[g] = _mm512_xor_si512(_mm512_shuffle_epi8(_mm512_add_epi32(base, lane_add(4 * g)), bswap), k0);
-  const __m128i y = load_y(k);
-  __m512i lo = _mm512_setzero_si512(), mid = lo, hi = lo;
-  for (std::uint32_t g = 0; g < 4; ++g) {
-    round16(b, rk(2 * g + 1));
-    __m512i x = _mm512_shuffle_epi8(held[g], bswap);
-    if (g == 0) x = _mm512_xor_si512(x, _mm512_zextsi128_si512(y));
-    mul_acc(x, load512(k.hpow + 64 * g), lo, mid, hi);
-    round16(b, rk(2 * g + 2));
-  }
-  for (std::uint32_t r = 9; r < Rounds; ++r) round16(b, rk(r));
-  const __m512i last = rk(Rounds);
-  for (int g = 0; g < 4; ++g) {
-    b[g] = _mm512_aesenclast_epi128(b[g], last);
-    store512(keystream + 64 * g, b[g]);
-  }
+  const __m128i y = aes16_hash16<Rounds>(k, base, held, true, load_y(k), b);
+  for (int g = 0; g < 4; ++g) store512(keystream + 64 * g, b[g]);
   // The first n bytes of text straight from the registers (masked: n < 256).
   for (std::size_t g = 0; g < 4; ++g) {
     if (64 * g >= n) break;
@@ -269,7 +282,7 @@ inline void ctr_hash_rounds(gcm_key& k, std::uint32_t ctr, std::uint8_t* keystre
     _mm512_mask_storeu_epi8(keep + 64 * g, m, keep_out ? o : t);
     _mm512_mask_storeu_epi8(out + 64 * g, m, o);
   }
-  store_y(k, reduce(lo, mid, hi));
+  store_y(k, y);
 }
 
 }  // namespace
@@ -320,33 +333,15 @@ namespace {
 template <std::uint32_t Rounds>
 inline void decrypt_lag_rounds(gcm_key& k, std::uint32_t ctr, std::uint8_t* out, const std::uint8_t* in,
                                std::size_t nblocks, const std::uint8_t* pending, std::uint8_t* keystream) noexcept {
-  const auto rk = [&k](std::uint32_t r) {
-    return _mm512_broadcast_i32x4(_mm_load_si128(reinterpret_cast<const __m128i*>(k.rk + 16 * r)));
-  };
-  const __m512i bswap = _mm512_broadcast_i32x4(bswap_mask());
   // One step: the 16 counter blocks from base XOR text to dst, with the 16
   // blocks in hash (the first with y added) absorbed beside the rounds when
   // `with_hash`.
-  const auto step = [&](__m512i base, std::uint8_t* dst, const __m512i (&text)[4], const __m512i (&hash)[4],
-                        bool with_hash, __m128i y) {
+  const auto step = [&k](__m512i base, std::uint8_t* dst, const __m512i (&text)[4], const __m512i (&hash)[4],
+                         bool with_hash, __m128i y) {
     __m512i b[4];
-    const __m512i k0 = rk(0);
-    for (int g = 0; g < 4; ++g)
-      b[g] = _mm512_xor_si512(_mm512_shuffle_epi8(_mm512_add_epi32(base, lane_add(4 * g)), bswap), k0);
-    __m512i lo = _mm512_setzero_si512(), mid = lo, hi = lo;
-    for (std::uint32_t g = 0; g < 4; ++g) {
-      round16(b, rk(2 * g + 1));
-      if (with_hash) {
-        __m512i x = _mm512_shuffle_epi8(hash[g], bswap);
-        if (g == 0) x = _mm512_xor_si512(x, _mm512_zextsi128_si512(y));
-        mul_acc(x, load512(k.hpow + 64 * g), lo, mid, hi);
-      }
-      round16(b, rk(2 * g + 2));
-    }
-    for (std::uint32_t r = 9; r < Rounds; ++r) round16(b, rk(r));
-    const __m512i last = rk(Rounds);
-    for (int g = 0; g < 4; ++g) store512(dst + 64 * g, _mm512_xor_si512(_mm512_aesenclast_epi128(b[g], last), text[g]));
-    return with_hash ? reduce(lo, mid, hi) : y;
+    const __m128i next = aes16_hash16<Rounds>(k, base, hash, with_hash, y, b);
+    for (int g = 0; g < 4; ++g) store512(dst + 64 * g, _mm512_xor_si512(b[g], text[g]));
+    return next;
   };
   __m512i base = counter_base(k, ctr);
   __m128i y = load_y(k);
@@ -366,6 +361,7 @@ inline void decrypt_lag_rounds(gcm_key& k, std::uint32_t ctr, std::uint8_t* out,
     const __m512i zeros[4] = {z, z, z, z};
     y = step(base, keystream, zeros, held, have, y);
   } else if (have) {
+    const __m512i bswap = _mm512_broadcast_i32x4(bswap_mask());
     __m512i lo = _mm512_setzero_si512(), mid = lo, hi = lo;
     for (std::uint32_t g = 0; g < 4; ++g) {
       __m512i x = _mm512_shuffle_epi8(held[g], bswap);
