@@ -134,14 +134,14 @@ std::error_code connection::fail_reported(std::uint8_t* p, std::size_t n, record
 }
 
 result<std::size_t> connection::receive(bytes_view in) noexcept {
-  if (auto e = failed()) return e;
+  if (!healthy()) return failed();
   std::size_t used = 0;
   for (;;) {
     // The send side may have failed meanwhile (another thread): stop, wiping
     // the record in progress.
-    if (auto e = failed()) {
+    if (!healthy()) {
       wipe_receive_state();
-      return e;
+      return failed();
     }
     const std::size_t avail = in.size() - used;
     if (header_len_ < record_header_size) {
@@ -201,14 +201,14 @@ result<std::size_t> connection::receive(bytes_view in) noexcept {
 // larger than the room left in `out`, not a protected record) for the
 // caller to read more input or to pass it to receive().
 result<receive_result> connection::receive_into(bytes_view in, std::span<std::uint8_t> out) noexcept {
-  if (auto e = failed()) return e;
+  if (!healthy()) return failed();
   receive_result res;
   while (readable() == 0 && header_len_ == 0 && !body_started_ && peer_finished_ && !peer_closed_) {
     // The send side may have failed meanwhile (another thread).
-    if (auto e = failed()) {
+    if (!healthy()) {
       wipe_receive_state();
       if (res.delivered != 0) break;  // verified bytes first; the error is sticky
-      return e;
+      return failed();
     }
     const bytes_view rest = in.subspan(res.consumed);
     if (rest.size() < record_header_size) {

@@ -295,6 +295,9 @@ class SEALWIRE_API connection {
   void wipe_receive_state() noexcept;
   void release_drained() noexcept;
   std::error_code failed() const noexcept;
+  // healthy: no failure so far, without building an error_code (the receive
+  // loops ask once per piece).
+  bool healthy() const noexcept { return failure_.load(std::memory_order_acquire) == 0; }
   result<void> init_buffers(const limits& l) noexcept;
   std::error_code fail_reported(std::uint8_t* p, std::size_t n, record_errc e, close_reason r) noexcept;
   std::error_code send_failed() noexcept;
