@@ -96,4 +96,30 @@ void chacha20_poly1305_ks_ifma(const std::uint32_t w[16], std::uint64_t counter,
   store_lanes(st, acc);
 }
 
+// The opener's small piece inside keystream generated ahead, in one pass:
+// each 64 bytes (a masked load at a part's end) of part a, then of part b,
+// are stored to the stage as MAC input and XORed with ks into out. A load
+// precedes both stores of its bytes, so out may equal a part (in place).
+void chacha_open_stage_ifma(std::uint8_t* out, std::uint8_t* stage, const std::uint8_t* a, std::size_t an,
+                            const std::uint8_t* b, std::size_t bn, const std::uint8_t* ks) noexcept {
+  const auto part = [&](const std::uint8_t* in, std::size_t n) {
+    for (; n >= 64; n -= 64, in += 64, out += 64, stage += 64, ks += 64) {
+      const __m512i c = _mm512_loadu_si512(in);
+      _mm512_storeu_si512(stage, c);
+      _mm512_storeu_si512(out, _mm512_xor_si512(c, _mm512_loadu_si512(ks)));
+    }
+    if (n != 0) {
+      const __mmask64 m = (std::uint64_t{1} << n) - 1;  // n < 64
+      const __m512i c = _mm512_maskz_loadu_epi8(m, in);
+      _mm512_mask_storeu_epi8(stage, m, c);
+      _mm512_mask_storeu_epi8(out, m, _mm512_xor_si512(c, _mm512_maskz_loadu_epi8(m, ks)));
+      out += n;
+      stage += n;
+      ks += n;
+    }
+  };
+  part(a, an);
+  part(b, bn);
+}
+
 }  // namespace sealwire::crypto::detail

@@ -139,6 +139,13 @@ void chacha20_poly1305_x16_ifma(const std::uint32_t words[16], std::uint64_t cou
 void chacha20_poly1305_ks_ifma(const std::uint32_t words[16], std::uint64_t counter, std::uint8_t* out,
                                const std::uint8_t* in, unsigned direct, std::uint8_t ks[1024], poly1305_state& st,
                                const std::uint8_t* mac, unsigned groups, bool start) noexcept;
+// chacha_open_stage_ifma: the ChaCha opener's small piece (part a, then
+// part b; either may be empty) inside buffered keystream ks: its bytes are
+// copied to stage (MAC input for later) and decrypted into out, in one pass.
+// out may equal a or b (in place); stage overlaps neither. It runs where
+// chacha_poly_kernel() is not null.
+void chacha_open_stage_ifma(std::uint8_t* out, std::uint8_t* stage, const std::uint8_t* a, std::size_t an,
+                            const std::uint8_t* b, std::size_t bn, const std::uint8_t* ks) noexcept;
 // chacha_poly_kernel: the stitched kernel when the CPU level runs both the
 // AVX-512 ChaCha and the IFMA Poly1305 kernels, else null (the AEAD then
 // runs the cipher and MAC kernels one after the other).
