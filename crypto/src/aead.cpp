@@ -379,20 +379,32 @@ static bool open_stitched(aead_core& c, std::uint8_t* out, const std::uint8_t* i
   // Invariant: mp < n implies the lanes are at a group boundary (buf_len 0)
   // and the stage is empty.
   std::size_t mp;
+  // Staged groups not yet in the lanes (the head of the MAC input, before
+  // in + mp): the next refill step takes them first.
+  const std::uint8_t* head = nullptr;
+  std::size_t head_groups = 0;
   if (c.stage_len != 0) {
     // Staged ciphertext (the last piece's tail, or small pieces'): the
-    // piece's head completes its last group and the whole groups go to the
-    // lanes straight from the stage (the lanes' buf is empty while staging).
+    // piece's head completes its last group and the whole groups wait in the
+    // stage for the piece's first refill step (the lanes' buf is empty while
+    // staging).
     mp = (group - c.stage_len % group) % group;  // < group <= n
     std::memcpy(c.stage + c.stage_len, in, mp);
-    const std::size_t blocks = (c.stage_len + mp) / 16;
-    poly1305_lanes_ifma(*mac, c.stage, blocks, !mac->started);
-    poly1305_direct_done(*mac, blocks);
+    head = c.stage;
+    head_groups = (c.stage_len + mp) / group;
     c.stage_len = 0;
   } else {
     mp = std::min<std::size_t>(n, (group - mac->buf_len % group) % group);
     if (mp != 0) c.mac.update({in, mp});
   }
+  // flush_head hands the staged groups to the lanes on their own, before
+  // the MAC takes anything else.
+  const auto flush_head = [&] {
+    if (head_groups == 0) return;
+    poly1305_lanes_ifma(*mac, head, 8 * head_groups, !mac->started);
+    poly1305_direct_done(*mac, 8 * head_groups);
+    head_groups = 0;
+  };
   std::size_t cp = 0;
   while (cp < n) {
     const std::size_t buffered = static_cast<std::size_t>(s.ks_len - s.ks_pos);
@@ -400,11 +412,20 @@ static bool open_stitched(aead_core& c, std::uint8_t* out, const std::uint8_t* i
       const std::size_t x = std::min(buffered, n - cp);
       if (in_place && mp < cp + x) {
         // Catch the MAC up to a group boundary past the bytes the XOR overwrites.
+        flush_head();
         const std::size_t to = std::min(n, mp + (cp + x - mp + group - 1) / group * group);
         c.mac.update({in + mp, to - mp});
         mp = to;
       }
-      static_cast<void>(stream_xor(s, out + cp, in + cp, x));
+      // The keystream generated ahead, XORed straight (this runs only where
+      // the stitched kernels do: s.xr is the AVX-512 XOR).
+      const std::uint8_t* ks = s.ks + s.ks_pos;
+      if (s.xr != nullptr && x >= 64) {
+        s.xr(out + cp, in + cp, ks, x);
+      } else {
+        xor_bytes(out + cp, in + cp, ks, x);
+      }
+      s.ks_pos = static_cast<std::uint16_t>(s.ks_pos + x);
       cp += x;
       continue;
     }
@@ -418,6 +439,7 @@ static bool open_stitched(aead_core& c, std::uint8_t* out, const std::uint8_t* i
     // the op cache (fenced rdtsc, Zen 5).
     const std::size_t steps = std::min(n - cp, n - mp) / stitch_step;
     if (steps >= 2 && stream_take(s, steps * 16, first)) {
+      flush_head();
       kernel(s.words, first, out + cp, in + cp, steps, *mac, in + mp, !mac->started);
       poly1305_direct_done(*mac, steps * 64);
       cp += steps * stitch_step;
@@ -429,24 +451,30 @@ static bool open_stitched(aead_core& c, std::uint8_t* out, const std::uint8_t* i
     // When the piece needs another refill after this step, its MAC keeps a
     // group back for it: a refill with no group to overlap is keystream
     // alone and the MAC's groups then run on their own.
-    const std::size_t avail = (n - mp) / group;
+    const std::size_t avail = head_groups + (n - mp) / group;
     std::size_t groups = std::min<std::size_t>(10, avail);
     if (cp + stitch_step < n && avail >= 2) groups = std::min(groups, avail - 1);
     std::uint8_t* ks = groups != 0 ? stream_take_buffer(s, first) : nullptr;
     if (ks == nullptr) break;  // no MAC to overlap, or near the counter's limit: the plain path
+    const std::size_t from_head = std::min(groups, head_groups);
+    const std::size_t from_in = groups - from_head;
     // The step's whole blocks within the piece decrypt straight into out (in
     // place, only those the MAC has read by the end of the step); the rest
     // of its keystream stays in the buffer.
     std::size_t reach = n - cp;
-    if (in_place) reach = std::min(reach, mp + groups * group - cp);
+    if (in_place) reach = std::min(reach, mp + from_in * group - cp);
     const std::size_t direct = std::min<std::size_t>(stream_buffer_blocks, reach / 64);
-    chacha20_poly1305_ks_ifma(s.words, first, out + cp, in + cp, static_cast<unsigned>(direct), ks, *mac, in + mp,
-                              static_cast<unsigned>(groups), !mac->started);
+    chacha20_poly1305_ks_ifma(s.words, first, out + cp, in + cp, static_cast<unsigned>(direct), ks, *mac, head,
+                              static_cast<unsigned>(from_head), in + mp, static_cast<unsigned>(groups),
+                              !mac->started);
     poly1305_direct_done(*mac, groups * 8);
-    mp += groups * group;
+    head += from_head * group;
+    head_groups -= from_head;
+    mp += from_in * group;
     cp += 64 * direct;
     s.ks_pos = static_cast<std::uint16_t>(64 * direct);
   }
+  flush_head();  // staged groups no refill took (before the stage is reused)
   // What the MAC has left (before an in-place XOR of the rest) waits in the
   // stage for the next piece, whose head completes its group.
   if (mp < n) {
@@ -540,7 +568,7 @@ static bool open_small(aead_core& c, std::uint8_t* out, const std::uint8_t* a, s
     poly1305_state* mac = stage_lanes(c);
     if (std::uint8_t* ks = mac != nullptr ? stream_take_buffer(s, first) : nullptr; ks != nullptr) {
       const std::size_t g = std::min<std::size_t>(10, c.stage_len / group);
-      chacha20_poly1305_ks_ifma(s.words, first, out, in, 0, ks, *mac, c.stage, static_cast<unsigned>(g),
+      chacha20_poly1305_ks_ifma(s.words, first, out, in, 0, ks, *mac, nullptr, 0, c.stage, static_cast<unsigned>(g),
                                 !mac->started);
       poly1305_direct_done(*mac, 8 * g);
       consumed = g * group;
