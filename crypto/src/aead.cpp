@@ -389,7 +389,7 @@ static bool open_stitched(aead_core& c, std::uint8_t* out, const std::uint8_t* i
     // stage for the piece's first refill step (the lanes' buf is empty while
     // staging).
     mp = (group - c.stage_len % group) % group;  // < group <= n
-    std::memcpy(c.stage + c.stage_len, in, mp);
+    chacha_stage_copy_ifma(c.stage + c.stage_len, in, mp);
     head = c.stage;
     head_groups = (c.stage_len + mp) / group;
     c.stage_len = 0;
@@ -479,7 +479,7 @@ static bool open_stitched(aead_core& c, std::uint8_t* out, const std::uint8_t* i
   // stage for the next piece, whose head completes its group.
   if (mp < n) {
     if (n - mp <= aead_stage_bytes) {
-      std::memcpy(c.stage, in + mp, n - mp);
+      chacha_stage_copy_ifma(c.stage, in + mp, n - mp);
       c.stage_len = static_cast<std::uint16_t>(n - mp);
     } else {
       c.mac.update({in + mp, n - mp});
@@ -1140,7 +1140,10 @@ result<std::size_t> aead_opener::update(std::span<std::uint8_t> out, bytes_view 
         core.decrypt_parts(out.data(), s.held, from_held, in.data(), from_in);
       }
     } else {
-      core.decrypt(out.data(), s.held, from_held);
+      // The held bytes: usually inside keystream generated ahead (inline).
+      if (!detail::open_buffered(core, out.data(), s.held, from_held, nullptr, 0)) {
+        core.decrypt(out.data(), s.held, from_held);
+      }
       core.decrypt(out.data() + from_held, in.data(), from_in);
     }
     std::memcpy(s.held, in.data() + in.size() - aead_tag_size, aead_tag_size);

@@ -132,4 +132,15 @@ void chacha_open_stage_ifma(std::uint8_t* out, std::uint8_t* stage, const std::u
   part(b, bn);
 }
 
+// A copy into the opener's stage in 64-byte moves (the last one masked):
+// GCC inlines memcpy of a variable length as rep movs, whose start-up costs
+// more than these few moves.
+void chacha_stage_copy_ifma(std::uint8_t* dst, const std::uint8_t* src, std::size_t n) noexcept {
+  for (; n >= 64; n -= 64, src += 64, dst += 64) _mm512_storeu_si512(dst, _mm512_loadu_si512(src));
+  if (n != 0) {
+    const __mmask64 m = (std::uint64_t{1} << n) - 1;  // n < 64
+    _mm512_mask_storeu_epi8(dst, m, _mm512_maskz_loadu_epi8(m, src));
+  }
+}
+
 }  // namespace sealwire::crypto::detail

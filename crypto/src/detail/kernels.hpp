@@ -148,6 +148,9 @@ void chacha20_poly1305_ks_ifma(const std::uint32_t words[16], std::uint64_t coun
 // chacha_poly_kernel() is not null.
 void chacha_open_stage_ifma(std::uint8_t* out, std::uint8_t* stage, const std::uint8_t* a, std::size_t an,
                             const std::uint8_t* b, std::size_t bn, const std::uint8_t* ks) noexcept;
+// chacha_stage_copy_ifma copies n bytes to the opener's stage (no overlap),
+// where chacha_poly_kernel() is not null.
+void chacha_stage_copy_ifma(std::uint8_t* dst, const std::uint8_t* src, std::size_t n) noexcept;
 // chacha_poly_kernel: the stitched kernel when the CPU level runs both the
 // AVX-512 ChaCha and the IFMA Poly1305 kernels, else null (the AEAD then
 // runs the cipher and MAC kernels one after the other).
