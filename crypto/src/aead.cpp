@@ -43,14 +43,12 @@ constexpr aead_properties props[] = {
 // Work in chunks that stay in L1 between the cipher and the MAC.
 constexpr std::size_t chunk = 4096;
 
-// The trailing-tag opener joins the held-back bytes and pieces up to this
-// size (a TCP segment's 1448 bytes fit) into one call (see
-// aead_opener::update): copying a piece costs less than a second pass
-// through the cipher and MAC drivers. AES-GCM takes the held bytes and the
-// piece as two parts (gcm_decrypt_joined): inside keystream generated ahead
-// they cost two XOR passes and no copy, and the driver joins only what it
-// must.
-constexpr std::size_t small_piece = 1536;
+// The trailing-tag opener passes the held-back bytes and a piece shorter
+// than this together as one piece in two parts (aead_core::decrypt_parts:
+// the ChaCha family's small-piece path, open_small); longer ones go through
+// two decrypt calls. AES-GCM takes the two parts in its own driver
+// (gcm_decrypt_joined).
+constexpr std::size_t open_small_max = 256;  // aead_core's open_stitch_min
 
 // same_or_disjoint: the bytes written [out, out + out_n) and the bytes read
 // [in, in + in_n) either start at the same place or do not overlap.
@@ -350,6 +348,7 @@ static std::size_t stitch(aead_core& c, std::uint8_t* out, const std::uint8_t* i
 // ones rarely hold a whole Poly1305 group beside a keystream refill, and the
 // plain path (one MAC update, one XOR from the buffer) costs less there.
 constexpr std::size_t open_stitch_min = 256;
+static_assert(open_small_max == open_stitch_min, "the trailing-tag opener hands open_small its pieces");
 
 // open_stitched decrypts a piece of any alignment with the stitched kernels
 // (false, with nothing done, when they do not run here). Two positions move
@@ -380,20 +379,32 @@ static bool open_stitched(aead_core& c, std::uint8_t* out, const std::uint8_t* i
   // Invariant: mp < n implies the lanes are at a group boundary (buf_len 0)
   // and the stage is empty.
   std::size_t mp;
+  // Staged groups not yet in the lanes (the head of the MAC input, before
+  // in + mp): the next refill step takes them first.
+  const std::uint8_t* head = nullptr;
+  std::size_t head_groups = 0;
   if (c.stage_len != 0) {
     // Staged ciphertext (the last piece's tail, or small pieces'): the
-    // piece's head completes its last group and the whole groups go to the
-    // lanes straight from the stage (the lanes' buf is empty while staging).
+    // piece's head completes its last group and the whole groups wait in the
+    // stage for the piece's first refill step (the lanes' buf is empty while
+    // staging).
     mp = (group - c.stage_len % group) % group;  // < group <= n
-    std::memcpy(c.stage + c.stage_len, in, mp);
-    const std::size_t blocks = (c.stage_len + mp) / 16;
-    poly1305_lanes_ifma(*mac, c.stage, blocks, !mac->started);
-    poly1305_direct_done(*mac, blocks);
+    chacha_stage_copy_ifma(c.stage + c.stage_len, in, mp);
+    head = c.stage;
+    head_groups = (c.stage_len + mp) / group;
     c.stage_len = 0;
   } else {
     mp = std::min<std::size_t>(n, (group - mac->buf_len % group) % group);
     if (mp != 0) c.mac.update({in, mp});
   }
+  // flush_head hands the staged groups to the lanes on their own, before
+  // the MAC takes anything else.
+  const auto flush_head = [&] {
+    if (head_groups == 0) return;
+    poly1305_lanes_ifma(*mac, head, 8 * head_groups, !mac->started);
+    poly1305_direct_done(*mac, 8 * head_groups);
+    head_groups = 0;
+  };
   std::size_t cp = 0;
   while (cp < n) {
     const std::size_t buffered = static_cast<std::size_t>(s.ks_len - s.ks_pos);
@@ -401,11 +412,20 @@ static bool open_stitched(aead_core& c, std::uint8_t* out, const std::uint8_t* i
       const std::size_t x = std::min(buffered, n - cp);
       if (in_place && mp < cp + x) {
         // Catch the MAC up to a group boundary past the bytes the XOR overwrites.
+        flush_head();
         const std::size_t to = std::min(n, mp + (cp + x - mp + group - 1) / group * group);
         c.mac.update({in + mp, to - mp});
         mp = to;
       }
-      static_cast<void>(stream_xor(s, out + cp, in + cp, x));
+      // The keystream generated ahead, XORed straight (this runs only where
+      // the stitched kernels do: s.xr is the AVX-512 XOR).
+      const std::uint8_t* ks = s.ks + s.ks_pos;
+      if (s.xr != nullptr && x >= 64) {
+        s.xr(out + cp, in + cp, ks, x);
+      } else {
+        xor_bytes(out + cp, in + cp, ks, x);
+      }
+      s.ks_pos = static_cast<std::uint16_t>(s.ks_pos + x);
       cp += x;
       continue;
     }
@@ -419,6 +439,7 @@ static bool open_stitched(aead_core& c, std::uint8_t* out, const std::uint8_t* i
     // the op cache (fenced rdtsc, Zen 5).
     const std::size_t steps = std::min(n - cp, n - mp) / stitch_step;
     if (steps >= 2 && stream_take(s, steps * 16, first)) {
+      flush_head();
       kernel(s.words, first, out + cp, in + cp, steps, *mac, in + mp, !mac->started);
       poly1305_direct_done(*mac, steps * 64);
       cp += steps * stitch_step;
@@ -430,29 +451,35 @@ static bool open_stitched(aead_core& c, std::uint8_t* out, const std::uint8_t* i
     // When the piece needs another refill after this step, its MAC keeps a
     // group back for it: a refill with no group to overlap is keystream
     // alone and the MAC's groups then run on their own.
-    const std::size_t avail = (n - mp) / group;
+    const std::size_t avail = head_groups + (n - mp) / group;
     std::size_t groups = std::min<std::size_t>(10, avail);
     if (cp + stitch_step < n && avail >= 2) groups = std::min(groups, avail - 1);
     std::uint8_t* ks = groups != 0 ? stream_take_buffer(s, first) : nullptr;
     if (ks == nullptr) break;  // no MAC to overlap, or near the counter's limit: the plain path
+    const std::size_t from_head = std::min(groups, head_groups);
+    const std::size_t from_in = groups - from_head;
     // The step's whole blocks within the piece decrypt straight into out (in
     // place, only those the MAC has read by the end of the step); the rest
     // of its keystream stays in the buffer.
     std::size_t reach = n - cp;
-    if (in_place) reach = std::min(reach, mp + groups * group - cp);
+    if (in_place) reach = std::min(reach, mp + from_in * group - cp);
     const std::size_t direct = std::min<std::size_t>(stream_buffer_blocks, reach / 64);
-    chacha20_poly1305_ks_ifma(s.words, first, out + cp, in + cp, static_cast<unsigned>(direct), ks, *mac, in + mp,
-                              static_cast<unsigned>(groups), !mac->started);
+    chacha20_poly1305_ks_ifma(s.words, first, out + cp, in + cp, static_cast<unsigned>(direct), ks, *mac, head,
+                              static_cast<unsigned>(from_head), in + mp, static_cast<unsigned>(groups),
+                              !mac->started);
     poly1305_direct_done(*mac, groups * 8);
-    mp += groups * group;
+    head += from_head * group;
+    head_groups -= from_head;
+    mp += from_in * group;
     cp += 64 * direct;
     s.ks_pos = static_cast<std::uint16_t>(64 * direct);
   }
+  flush_head();  // staged groups no refill took (before the stage is reused)
   // What the MAC has left (before an in-place XOR of the rest) waits in the
   // stage for the next piece, whose head completes its group.
   if (mp < n) {
     if (n - mp <= aead_stage_bytes) {
-      std::memcpy(c.stage, in + mp, n - mp);
+      chacha_stage_copy_ifma(c.stage, in + mp, n - mp);
       c.stage_len = static_cast<std::uint16_t>(n - mp);
     } else {
       c.mac.update({in + mp, n - mp});
@@ -480,18 +507,22 @@ static poly1305_state* stage_lanes(aead_core& c) noexcept {
   return poly1305_direct_lanes(c.mac, 2 * stream_buffer_blocks);
 }
 
-// open_small decrypts a small piece (under open_stitch_min) with the MAC
-// staged: the piece's ciphertext is copied to the stage and decrypted with
-// buffered keystream; when the keystream runs out, the refill is a stitched
-// step that takes the stage's whole groups (up to ten) into the lanes. Per
-// 1 KiB of text that is one stitched step instead of sixteen blocks of
-// keystream alone and eight lanes calls. False, with nothing done, where the
-// stitched kernels do not run (the caller flushes the stage and takes the
-// plain path). The CPU level is checked when staging begins and at each
-// refill, not for every piece.
-static bool open_small(aead_core& c, std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept {
+// open_small decrypts a small piece (under open_stitch_min, given as two
+// parts a and b, either possibly empty: the trailing-tag opener's held bytes
+// and its input) with the MAC staged: the piece's ciphertext is copied to the
+// stage and decrypted with buffered keystream, in one pass
+// (chacha_open_stage_ifma); when the keystream runs out, the refill is a
+// stitched step that takes the stage's whole groups (up to ten) into the
+// lanes. Per 1 KiB of text that is one stitched step instead of sixteen
+// blocks of keystream alone and eight lanes calls. False, with nothing done,
+// where the stitched kernels do not run (the caller flushes the stage and
+// takes the plain path). The CPU level is checked when staging begins and at
+// each refill, not for every piece.
+static bool open_small(aead_core& c, std::uint8_t* out, const std::uint8_t* a, std::size_t an,
+                       const std::uint8_t* b, std::size_t bn) noexcept {
 #if SEALWIRE_X86_KERNELS
   stream_state& s = c.cipher;
+  const std::size_t n = an + bn;
   if (s.family != stream_family::chacha || s.rounds != 20 || c.text_len + n < stage_after) return false;
   constexpr std::size_t group = aead_stage_group;
   if (c.stage_len == 0) {
@@ -513,42 +544,79 @@ static bool open_small(aead_core& c, std::uint8_t* out, const std::uint8_t* in, 
     c.stage_len = static_cast<std::uint16_t>(c.stage_len - g * group);
     std::memmove(c.stage, c.stage + g * group, c.stage_len);
   }
-  std::memcpy(c.stage + c.stage_len, in, n);  // before an in-place XOR overwrites in
+  std::uint8_t* const staged = c.stage + c.stage_len;
   c.stage_len = static_cast<std::uint16_t>(c.stage_len + n);
   const std::size_t buffered = static_cast<std::size_t>(s.ks_len - s.ks_pos);
-  if (n <= buffered) {  // the common case: an XOR with keystream generated ahead
-    const std::uint8_t* ks = s.ks + s.ks_pos;
-    if (s.xr != nullptr && n >= 64) {
-      s.xr(out, in, ks, n);
-    } else {
-      xor_bytes(out, in, ks, n);
-    }
+  if (n <= buffered) {  // the common case: copy and XOR with keystream generated ahead
+    chacha_open_stage_ifma(out, staged, a, an, b, bn, s.ks + s.ks_pos);
     s.ks_pos = static_cast<std::uint16_t>(s.ks_pos + n);
     return true;
   }
+  // A refill inside the piece (once per 1 KiB): the piece is staged first,
+  // and its staged copy is what gets decrypted (in place, in is overwritten).
+  if (an != 0) std::memcpy(staged, a, an);
+  if (bn != 0) std::memcpy(staged + an, b, bn);
+  const std::uint8_t* in = staged;
+  std::size_t left = n;
+  std::size_t consumed = 0;  // whole groups the refill took from the stage
   if (c.stage_len >= group) {
     static_cast<void>(stream_xor(s, out, in, buffered));
     out += buffered;
     in += buffered;
-    n -= buffered;
+    left -= buffered;
     std::uint64_t first = 0;
     poly1305_state* mac = stage_lanes(c);
     if (std::uint8_t* ks = mac != nullptr ? stream_take_buffer(s, first) : nullptr; ks != nullptr) {
       const std::size_t g = std::min<std::size_t>(10, c.stage_len / group);
-      chacha20_poly1305_ks_ifma(s.words, first, out, in, 0, ks, *mac, c.stage, static_cast<unsigned>(g),
+      chacha20_poly1305_ks_ifma(s.words, first, out, in, 0, ks, *mac, nullptr, 0, c.stage, static_cast<unsigned>(g),
                                 !mac->started);
       poly1305_direct_done(*mac, 8 * g);
-      c.stage_len = static_cast<std::uint16_t>(c.stage_len - g * group);
-      std::memmove(c.stage, c.stage + g * group, c.stage_len);
+      consumed = g * group;
     }
   }
-  static_cast<void>(stream_xor(s, out, in, n));  // from the buffer (or a plain refill)
+  static_cast<void>(stream_xor(s, out, in, left));  // from the buffer (or a plain refill)
+  if (consumed != 0) {  // after the XOR, which reads the staged copy
+    c.stage_len = static_cast<std::uint16_t>(c.stage_len - consumed);
+    std::memmove(c.stage, c.stage + consumed, c.stage_len);
+  }
   return true;
 #else
   static_cast<void>(c);
   static_cast<void>(out);
-  static_cast<void>(in);
-  static_cast<void>(n);
+  static_cast<void>(a);
+  static_cast<void>(an);
+  static_cast<void>(b);
+  static_cast<void>(bn);
+  return false;
+#endif
+}
+
+// open_buffered is open_small's common case, inlined into the opener's
+// update (for 100-byte pieces the calls through decrypt and open_small and
+// their frames cost about as much as the copy and XOR): the stage is live
+// (non-empty only for ChaCha20 at the IFMA level, see open_small) and has
+// room, and buffered keystream covers the piece (parts a and b as there).
+// False, with nothing done, otherwise.
+[[gnu::always_inline]] inline bool open_buffered(aead_core& c, std::uint8_t* out, const std::uint8_t* a,
+                                                 std::size_t an, const std::uint8_t* b, std::size_t bn) noexcept {
+#if SEALWIRE_X86_KERNELS
+  stream_state& s = c.cipher;
+  const std::size_t n = an + bn;
+  if (c.stage_len == 0 || n >= open_stitch_min || n > static_cast<std::size_t>(s.ks_len - s.ks_pos) ||
+      c.stage_len + n > aead_stage_bytes) {
+    return false;
+  }
+  chacha_open_stage_ifma(out, c.stage + c.stage_len, a, an, b, bn, s.ks + s.ks_pos);
+  c.stage_len = static_cast<std::uint16_t>(c.stage_len + n);
+  s.ks_pos = static_cast<std::uint16_t>(s.ks_pos + n);
+  return true;
+#else
+  static_cast<void>(c);
+  static_cast<void>(out);
+  static_cast<void>(a);
+  static_cast<void>(an);
+  static_cast<void>(b);
+  static_cast<void>(bn);
   return false;
 #endif
 }
@@ -580,7 +648,7 @@ void aead_core::decrypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n
   // An empty piece (its pointers may be null) changes nothing.
   if (n == 0) return;
   if (is_aes_gcm(alg)) return gcm_decrypt(gcm, out, in, n);
-  if (n < open_stitch_min ? open_small(*this, out, in, n) : open_stitched(*this, out, in, n)) return;
+  if (n < open_stitch_min ? open_small(*this, out, in, n, nullptr, 0) : open_stitched(*this, out, in, n)) return;
   flush_stage();
   if (n >= stitch_step) {
     const std::size_t done = stitch(*this, out, in, n, false);
@@ -600,6 +668,13 @@ void aead_core::decrypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n
     in += c;
     n -= c;
   }
+}
+
+void aead_core::decrypt_parts(std::uint8_t* out, const std::uint8_t* a, std::size_t an, const std::uint8_t* b,
+                              std::size_t bn) noexcept {
+  if (an + bn < open_stitch_min && an + bn != 0 && !is_aes_gcm(alg) && open_small(*this, out, a, an, b, bn)) return;
+  decrypt(out, a, an);
+  decrypt(out + an, b, bn);
 }
 
 std::string_view aead_core::provider() const noexcept {
@@ -1021,16 +1096,6 @@ namespace {
   return release;
 }
 
-// open_joined_copy decrypts the held bytes and a small piece as one call
-// over a contiguous copy (out of line: its buffer stays off update's frame).
-[[gnu::noinline]] void open_joined_copy(detail::aead_core& core, std::uint8_t* out, const std::uint8_t* held,
-                                        std::size_t from_held, const std::uint8_t* in, std::size_t from_in) noexcept {
-  std::uint8_t joined[aead_tag_size + small_piece];
-  detail::copy_small(joined, held, from_held);  // a variable-length memcpy inlined as rep movs cost more
-  std::memcpy(joined + from_held, in, from_in);
-  core.decrypt(out, joined, from_held + from_in);
-}
-
 }  // namespace
 
 result<std::size_t> aead_opener::update(std::span<std::uint8_t> out, bytes_view in) noexcept {
@@ -1048,7 +1113,7 @@ result<std::size_t> aead_opener::update(std::span<std::uint8_t> out, bytes_view 
     SEALWIRE_EXPECTS(same_or_disjoint(out.data(), in.data(), in.size()));
     if (is_aes_gcm(core.alg)) {
       detail::gcm_decrypt(core.gcm, out.data(), in.data(), in.size());
-    } else {
+    } else if (!detail::open_buffered(core, out.data(), in.data(), in.size(), nullptr, 0)) {
       core.decrypt(out.data(), in.data(), in.size());
     }
     core.text_len += in.size();
@@ -1067,13 +1132,18 @@ result<std::size_t> aead_opener::update(std::span<std::uint8_t> out, bytes_view 
     // become the new held-back bytes; in is not modified, so copy them last.
     if (is_aes_gcm(core.alg)) {
       detail::gcm_decrypt_joined(core.gcm, out.data(), s.held, from_held, in.data(), from_in);
-    } else if (from_in <= small_piece) {
-      // Small pieces: one call over a contiguous copy of the held bytes and
-      // the piece; for 100-byte pieces a second call through the cipher and
-      // MAC drivers cost more than the copy.
-      open_joined_copy(core, out.data(), s.held, from_held, in.data(), from_in);
+    } else if (from_held + from_in < open_small_max) {
+      // Small pieces: the held bytes and the piece as one piece in two parts
+      // (staged and decrypted in one pass, no joined copy); for 100-byte
+      // pieces a second call through the cipher and MAC drivers costs more.
+      if (!detail::open_buffered(core, out.data(), s.held, from_held, in.data(), from_in)) {
+        core.decrypt_parts(out.data(), s.held, from_held, in.data(), from_in);
+      }
     } else {
-      core.decrypt(out.data(), s.held, from_held);
+      // The held bytes: usually inside keystream generated ahead (inline).
+      if (!detail::open_buffered(core, out.data(), s.held, from_held, nullptr, 0)) {
+        core.decrypt(out.data(), s.held, from_held);
+      }
       core.decrypt(out.data() + from_held, in.data(), from_in);
     }
     std::memcpy(s.held, in.data() + in.size() - aead_tag_size, aead_tag_size);

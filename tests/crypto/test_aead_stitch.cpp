@@ -300,6 +300,15 @@ TEST(AeadStitch, StagedMacSurvivesMovesAndMixedPieces) {
       EXPECT_FALSE(open_moving(bad, tag_position::detached, t % 2 == 0, got));
       EXPECT_FALSE(open_moving(bad, tag_position::trailing, false, got));
     }
+    // Flips in the staged 50-byte pieces that the 300-byte piece's refill
+    // step takes as its head of groups (2950-2999), and in that piece's own
+    // head, which completes the last staged group (3000-3040).
+    for (const std::size_t at : {std::size_t{2951}, std::size_t{2999}, std::size_t{3000}, std::size_t{3030}}) {
+      bytes bad = *sealed;
+      bad[at] ^= 0x10;
+      EXPECT_FALSE(open_moving(bad, tag_position::detached, at % 2 == 0, got)) << at;
+      EXPECT_FALSE(open_moving(bad, tag_position::trailing, false, got)) << at;
+    }
   });
 }
 

@@ -98,6 +98,11 @@ struct aead_core {
   void crypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept;
   void encrypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept;
   void decrypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept;
+  // decrypt_parts decrypts the text a (an bytes) followed by b (bn bytes)
+  // into out as one piece (the trailing-tag opener's held bytes and input),
+  // without joining them first. out may equal b only when an is 0.
+  void decrypt_parts(std::uint8_t* out, const std::uint8_t* a, std::size_t an, const std::uint8_t* b,
+                     std::size_t bn) noexcept;
   // flush_stage hands the staged ciphertext to the MAC (update).
   void flush_stage() noexcept;
   void compute_tag(std::span<std::uint8_t, aead_tag_size> tag) noexcept;

@@ -132,13 +132,25 @@ void chacha20_poly1305_x16_ifma(const std::uint32_t words[16], std::uint64_t cou
 // chacha20_poly1305_ks_ifma: one step of the same kernel whose first
 // `direct` (0 to 16) blocks decrypt in into out and whose other blocks go to
 // ks + 64 * block (64-byte aligned) as raw keystream, while `groups` (1 to 10)
-// groups of 8 Poly1305 blocks of `mac` go into the lanes. All loads of mac
+// groups of 8 Poly1305 blocks go into the lanes: the first `head` (0 to
+// groups) of them from mac_head, the rest from `mac`. All loads of mac
 // precede the stores to out, so out may equal in when the MAC has read the
 // direct blocks by the end of the step. It runs where chacha_poly_kernel()
 // is not null.
 void chacha20_poly1305_ks_ifma(const std::uint32_t words[16], std::uint64_t counter, std::uint8_t* out,
                                const std::uint8_t* in, unsigned direct, std::uint8_t ks[1024], poly1305_state& st,
-                               const std::uint8_t* mac, unsigned groups, bool start) noexcept;
+                               const std::uint8_t* mac_head, unsigned head, const std::uint8_t* mac,
+                               unsigned groups, bool start) noexcept;
+// chacha_open_stage_ifma: the ChaCha opener's small piece (part a, then
+// part b; either may be empty) inside buffered keystream ks: its bytes are
+// copied to stage (MAC input for later) and decrypted into out, in one pass.
+// out may equal a or b (in place); stage overlaps neither. It runs where
+// chacha_poly_kernel() is not null.
+void chacha_open_stage_ifma(std::uint8_t* out, std::uint8_t* stage, const std::uint8_t* a, std::size_t an,
+                            const std::uint8_t* b, std::size_t bn, const std::uint8_t* ks) noexcept;
+// chacha_stage_copy_ifma copies n bytes to the opener's stage (no overlap),
+// where chacha_poly_kernel() is not null.
+void chacha_stage_copy_ifma(std::uint8_t* dst, const std::uint8_t* src, std::size_t n) noexcept;
 // chacha_poly_kernel: the stitched kernel when the CPU level runs both the
 // AVX-512 ChaCha and the IFMA Poly1305 kernels, else null (the AEAD then
 // runs the cipher and MAC kernels one after the other).
