@@ -43,8 +43,8 @@ constexpr aead_properties props[] = {
 // Work in chunks that stay in L1 between the cipher and the MAC.
 constexpr std::size_t chunk = 4096;
 
-// The trailing-tag opener passes the held-back bytes and a piece shorter
-// than this together as one piece in two parts (aead_core::decrypt_parts:
+// The trailing-tag opener passes the held-back bytes and a piece, together
+// shorter than this, as one piece in two parts (aead_core::decrypt_parts:
 // the ChaCha family's small-piece path, open_small); longer ones go through
 // two decrypt calls. AES-GCM takes the two parts in its own driver
 // (gcm_decrypt_joined).
@@ -354,7 +354,8 @@ static_assert(open_small_max == open_stitch_min, "the trailing-tag opener hands 
 // (false, with nothing done, when they do not run here). Two positions move
 // through the piece: the MAC's (mp) and the cipher's (cp).
 //  - The MAC first takes the bytes that bring its lanes to a group boundary
-//    (update buffers them), then only whole groups go through kernels.
+//    (update buffers them, or the stage takes them when it is live), then
+//    only whole groups go through kernels.
 //  - Keystream buffered by the previous piece (or refill) is used by XOR.
 //  - With nothing buffered, whole 1024-byte steps of both run through the
 //    stitched kernel straight from in to out; a shorter rest gets one
@@ -597,7 +598,7 @@ static bool open_small(aead_core& c, std::uint8_t* out, const std::uint8_t* a, s
 // (non-empty only for ChaCha20 at the IFMA level, see open_small) and has
 // room, and buffered keystream covers the piece (parts a and b as there).
 // False, with nothing done, otherwise.
-[[gnu::always_inline]] inline bool open_buffered(aead_core& c, std::uint8_t* out, const std::uint8_t* a,
+[[gnu::always_inline]] static inline bool open_buffered(aead_core& c, std::uint8_t* out, const std::uint8_t* a,
                                                  std::size_t an, const std::uint8_t* b, std::size_t bn) noexcept {
 #if SEALWIRE_X86_KERNELS
   stream_state& s = c.cipher;

@@ -77,9 +77,10 @@ chacha_key_fn chacha_key_kernel() noexcept {
 
 chacha_poly_fn chacha_poly_kernel() noexcept {
 #if SEALWIRE_X86_KERNELS
-  // The levels at which chacha_kernels() picks AVX-512 and poly1305.cpp IFMA.
-  constexpr std::uint32_t need =
-      cpu::avx512f | cpu::avx2 | cpu::avx512ifma | cpu::bmi2 | cpu::adx;
+  // The levels at which chacha_kernels() picks AVX-512 and poly1305.cpp IFMA;
+  // the opener's stage kernels also use AVX-512BW's byte masks.
+  constexpr std::uint32_t need = cpu::avx512f | cpu::avx512bw | cpu::avx512vl | cpu::avx2 | cpu::avx512ifma |
+                                 cpu::bmi2 | cpu::adx;
   if ((cpu::enabled() & need) == need) return &chacha20_poly1305_x16_ifma;
 #endif
   return nullptr;

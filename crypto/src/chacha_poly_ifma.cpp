@@ -109,7 +109,8 @@ void chacha20_poly1305_ks_ifma(const std::uint32_t w[16], std::uint64_t counter,
 // The opener's small piece inside keystream generated ahead, in one pass:
 // each 64 bytes (a masked load at a part's end) of part a, then of part b,
 // are stored to the stage as MAC input and XORed with ks into out. A load
-// precedes both stores of its bytes, so out may equal a part (in place).
+// precedes both stores of its bytes, so out may equal a, or b when a is
+// empty (in place): part a's stores would overwrite b's first bytes.
 void chacha_open_stage_ifma(std::uint8_t* out, std::uint8_t* stage, const std::uint8_t* a, std::size_t an,
                             const std::uint8_t* b, std::size_t bn, const std::uint8_t* ks) noexcept {
   const auto part = [&](const std::uint8_t* in, std::size_t n) {

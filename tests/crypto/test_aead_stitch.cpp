@@ -302,7 +302,8 @@ TEST(AeadStitch, StagedMacSurvivesMovesAndMixedPieces) {
     }
     // Flips in the staged 50-byte pieces that the 300-byte piece's refill
     // step takes as its head of groups (2950-2999), and in that piece's own
-    // head, which completes the last staged group (3000-3040).
+    // head, which completes the last staged group (3000-3055). Only the
+    // pieces opened apart take that path: in place, the head is flushed first.
     for (const std::size_t at : {std::size_t{2951}, std::size_t{2999}, std::size_t{3000}, std::size_t{3030}}) {
       bytes bad = *sealed;
       bad[at] ^= 0x10;

@@ -133,9 +133,9 @@ void chacha20_poly1305_x16_ifma(const std::uint32_t words[16], std::uint64_t cou
 // `direct` (0 to 16) blocks decrypt in into out and whose other blocks go to
 // ks + 64 * block (64-byte aligned) as raw keystream, while `groups` (1 to 10)
 // groups of 8 Poly1305 blocks go into the lanes: the first `head` (0 to
-// groups) of them from mac_head, the rest from `mac`. All loads of mac
-// precede the stores to out, so out may equal in when the MAC has read the
-// direct blocks by the end of the step. It runs where chacha_poly_kernel()
+// groups) of them from mac_head, the rest from `mac`. All group loads
+// (mac_head and mac) precede the stores to out, so out may equal in when the
+// groups taken from mac cover the direct blocks. It runs where chacha_poly_kernel()
 // is not null.
 void chacha20_poly1305_ks_ifma(const std::uint32_t words[16], std::uint64_t counter, std::uint8_t* out,
                                const std::uint8_t* in, unsigned direct, std::uint8_t ks[1024], poly1305_state& st,
@@ -144,7 +144,7 @@ void chacha20_poly1305_ks_ifma(const std::uint32_t words[16], std::uint64_t coun
 // chacha_open_stage_ifma: the ChaCha opener's small piece (part a, then
 // part b; either may be empty) inside buffered keystream ks: its bytes are
 // copied to stage (MAC input for later) and decrypted into out, in one pass.
-// out may equal a or b (in place); stage overlaps neither. It runs where
+// out may equal a, or b when an is 0 (in place); stage overlaps neither. It runs where
 // chacha_poly_kernel() is not null.
 void chacha_open_stage_ifma(std::uint8_t* out, std::uint8_t* stage, const std::uint8_t* a, std::size_t an,
                             const std::uint8_t* b, std::size_t bn, const std::uint8_t* ks) noexcept;
