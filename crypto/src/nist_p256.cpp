@@ -15,7 +15,7 @@ const p256_kernel p256_kernel_portable = {"portable", &E::shared, &E::base, &E::
 
 const p256_kernel& p256_kernel_choice() noexcept {
 #if SEALWIRE_X86_KERNELS
-  if (cpu::has(cpu::bmi2 | cpu::adx)) return p256_kernel_bmi2;
+  if (cpu::has(cpu::avx2 | cpu::bmi2 | cpu::adx)) return p256_kernel_bmi2;
 #endif
   return p256_kernel_portable;
 }

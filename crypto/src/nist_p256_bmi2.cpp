@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // The P-256 kernel over the mulx/adcx/adox field of p256_field_adx.hpp: the
 // same point formulas and scalar multiplications as the portable kernel
-// (nist_scalar_mul.hpp), instantiated with the other field. For CPUs with
-// BMI2 and ADX; p256_kernel_choice() (nist_p256.cpp) picks it at run time.
+// (nist_scalar_mul.hpp), instantiated with the other field, and its table
+// scans in AVX2 words (nist_table_select.hpp). For CPUs with AVX2, BMI2 and
+// ADX (the avx2 level); p256_kernel_choice() (nist_p256.cpp) picks it at
+// run time.
 #include "detail/nist_p256_kernel.hpp"
 #include "detail/nist_scalar_mul.hpp"
 #include "detail/p256_field_adx.hpp"

@@ -253,12 +253,12 @@ class EcdhNist : public ::testing::Test {};
 
 }  // namespace
 
-// P-256 runs the BMI2/ADX kernel where the level has both, the portable one
-// elsewhere; P-384 and P-521 are portable everywhere.
+// P-256 runs the BMI2/ADX kernel where the level has AVX2, BMI2 and ADX,
+// the portable one elsewhere; P-384 and P-521 are portable everywhere.
 TEST_F(EcdhNist, ProviderFollowsTheCpuLevel) {
   for (const auto level : test::cpu_levels()) {
     const test::scoped_cpu_level forced(level);
-    const bool mulx = crypto::cpu::has(crypto::cpu::bmi2 | crypto::cpu::adx);
+    const bool mulx = crypto::cpu::has(crypto::cpu::avx2 | crypto::cpu::bmi2 | crypto::cpu::adx);
     EXPECT_EQ(crypto::p256::provider(), mulx ? "bmi2" : "portable");
     EXPECT_EQ(crypto::p384::provider(), "portable");
     EXPECT_EQ(crypto::p521::provider(), "portable");

@@ -630,7 +630,7 @@ extern const p256_kernel p256_kernel_bmi2;
 namespace {
 
 void p256_four_limb(outputs& o) {
-  const std::uint32_t need = crypto::cpu::bmi2 | crypto::cpu::adx;
+  const std::uint32_t need = crypto::cpu::avx2 | crypto::cpu::bmi2 | crypto::cpu::adx;
   if (RUNNING_ON_VALGRIND == 0 && (crypto::cpu::detected() & need) != need) {
     o.add_flag(false);  // not runnable on this CPU
     return;

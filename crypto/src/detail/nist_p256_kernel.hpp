@@ -32,7 +32,7 @@ extern const p256_kernel p256_kernel_bmi2;
 #endif
 
 // p256_kernel_choice: the BMI2/ADX kernel when the enabled CPU level has
-// both, else the portable one (asked on every call, so a forced level in
+// AVX2, BMI2 and ADX (its tables are scanned in AVX2 words), else the portable one (asked on every call, so a forced level in
 // the tests takes effect at once).
 const p256_kernel& p256_kernel_choice() noexcept;
 

@@ -10,6 +10,7 @@
 
 #include "nist_curves.hpp"
 #include "nist_field.hpp"
+#include "nist_table_select.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -298,50 +299,12 @@ struct ec_point {
     }
   }
 
-  // select sets out = table[idx] reading every entry (idx < n is secret).
-  // On x86-64 the masks run over 128-bit SSE2 words (part of the base ISA);
-  // in 64-bit words the scans measured about a tenth of a P-521 shared
-  // secret.
+  // select sets out = table[idx] reading every entry (idx < n is secret;
+  // idx >= n gives all-zero limbs): nist_table_select.hpp, in the widest
+  // vector words the including kernel is built for.
   template <class T>
   static inline void select(T& out, const T* table, std::size_t n, std::uint64_t idx) noexcept {
-    constexpr std::size_t words = sizeof(T) / 8;
-#if defined(__x86_64__)
-    constexpr std::size_t vecs = words / 2;
-    __m128i acc[vecs];
-    std::uint64_t tail = 0;
-    SEALWIRE_UNROLL
-    for (std::size_t i = 0; i < vecs; ++i) acc[i] = _mm_setzero_si128();
-    for (std::size_t j = 0; j < n; ++j) {
-      const std::uint64_t mask = ct::mask_if_zero(idx ^ j);
-      const __m128i m = _mm_set1_epi64x(static_cast<long long>(mask));
-      const auto* src = reinterpret_cast<const unsigned char*>(&table[j]);
-      SEALWIRE_UNROLL
-      for (std::size_t i = 0; i < vecs; ++i) {
-        const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 16 * i));
-        acc[i] = _mm_or_si128(acc[i], _mm_and_si128(x, m));
-      }
-      if constexpr (words % 2 != 0) {
-        std::uint64_t last;
-        std::memcpy(&last, src + 16 * vecs, 8);
-        tail |= last & mask;
-      }
-    }
-    auto* dst = reinterpret_cast<unsigned char*>(&out);
-    SEALWIRE_UNROLL
-    for (std::size_t i = 0; i < vecs; ++i) _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + 16 * i), acc[i]);
-    if constexpr (words % 2 != 0) std::memcpy(dst + 16 * vecs, &tail, 8);
-    ct::wipe(acc, sizeof acc);
-    ct::wipe_object(tail);
-#else
-    std::uint64_t acc[words] = {};
-    for (std::size_t j = 0; j < n; ++j) {
-      const std::uint64_t mask = ct::mask_if_zero(idx ^ j);
-      const auto* src = reinterpret_cast<const std::uint64_t*>(&table[j]);
-      for (std::size_t i = 0; i < words; ++i) acc[i] |= src[i] & mask;
-    }
-    std::memcpy(&out, acc, sizeof(T));
-    ct::wipe(acc, sizeof acc);
-#endif
+    table_select(out, table, n, idx);
   }
 
   // to_affine writes x (and y when wanted) as canonical big-endian bytes;

@@ -124,7 +124,7 @@ struct p256_adx_field {
   // mul: out = a b / R mod p. The 4x4 schoolbook product, one row per limb
   // of b, each row's low product halves on the CF chain and high halves on
   // the OF chain, then reduce.
-  [[gnu::noinline]] static void mul(fe& out, const fe& a, const fe& b) noexcept {
+  [[gnu::always_inline]] static inline void mul(fe& out, const fe& a, const fe& b) noexcept {
     std::uint64_t t0, t1, t2, t3, t4, t5, t6, t7, lo;
     asm("movq 0(%[pb]), %%rdx\n\t"
         "mulxq 0(%[pa]), %[t0], %[t1]\n\t"
@@ -196,7 +196,7 @@ struct p256_adx_field {
 
   // sqr: out = a^2 / R mod p: the six cross products once, doubled on the
   // CF chain while the four squares go in on the OF chain, then reduce.
-  [[gnu::noinline]] static void sqr(fe& out, const fe& a) noexcept {
+  [[gnu::always_inline]] static inline void sqr(fe& out, const fe& a) noexcept {
     std::uint64_t t0, t1, t2, t3, t4, t5, t6, t7, lo, hi;
     asm(  // a0 (a1, a2, a3) at t1..t4
         "movq 0(%[pa]), %%rdx\n\t"
