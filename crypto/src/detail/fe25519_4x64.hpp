@@ -72,8 +72,9 @@ inline void fe64_store(std::uint8_t out[32], const fe64& a) noexcept {
 // each row on both carry chains), then the upper four limbs times 38 added
 // to the lower four, then the part above bit 255 times 19. Each row's high
 // halves go through the limb that row creates last (t5, t6, t7), so the
-// block needs twelve registers: it must still build with a frame pointer and
-// sanitizers (-O1 -fno-omit-frame-pointer leaves fourteen).
+// block needs ten registers (the inputs are memory operands): it must still
+// build with a frame pointer and sanitizers (-O1 -fno-omit-frame-pointer
+// leaves fourteen).
 [[gnu::always_inline]] inline fe64 fe64_mul(fe64_in a, fe64_in b) noexcept {
   std::uint64_t t0, t1, t2, t3, t4, t5, t6, t7, lo, d;
   asm("movq %[b0], %%rdx\n\t"
@@ -398,9 +399,101 @@ inline void fe64_add_sub(fe64_in a, fe64_in b, fe64& sum, fe64& diff) noexcept {
   diff = {{d0, d1, d2, d3}};
 }
 
-inline fe64 fe64_sqr_n(fe64 a, int n) noexcept {
-  for (int i = 0; i < n; ++i) a = fe64_sqr(a);
-  return a;
+// fe64_sqr_n: a^(2^n) for n >= 1, the runs of squarings of the inversion.
+// One loop in one assembly block keeps the value in registers from one
+// squaring to the next (the chain is latency-bound: a trip through memory per
+// squaring is a store-to-load forward on the critical path). Same steps as
+// fe64_sqr; each square's high half lands in the register of the limb just
+// consumed, so the block needs thirteen registers.
+inline fe64 fe64_sqr_n(const fe64& in, int n) noexcept {
+  std::uint64_t a0 = in.v[0], a1 = in.v[1], a2 = in.v[2], a3 = in.v[3];
+  std::uint64_t t1, t2, t3, t4, t5, t6, lo, d;
+  auto count = static_cast<std::uint64_t>(n);
+  asm("1:\n\t"
+      // cross products a_i a_j (i < j) at t1..t6
+      "movq %[a0], %%rdx\n\t"
+      "mulxq %[a1], %[t1], %[t2]\n\t"
+      "mulxq %[a2], %[lo], %[t3]\n\t"
+      "addq %[lo], %[t2]\n\t"
+      "mulxq %[a3], %[lo], %[t4]\n\t"
+      "adcq %[lo], %[t3]\n\t"
+      "adcq $0, %[t4]\n\t"
+      "movq %[a1], %%rdx\n\t"
+      "xorq %[lo], %[lo]\n\t"
+      "mulxq %[a2], %[lo], %[t5]\n\t"
+      "adcxq %[lo], %[t3]\n\t"
+      "adoxq %[t5], %[t4]\n\t"
+      "mulxq %[a3], %[lo], %[t5]\n\t"
+      "adcxq %[lo], %[t4]\n\t"
+      "movl $0, %k[lo]\n\t"
+      "adcxq %[lo], %[t5]\n\t"
+      "adoxq %[lo], %[t5]\n\t"
+      "movq %[a2], %%rdx\n\t"
+      "mulxq %[a3], %[lo], %[t6]\n\t"
+      "addq %[lo], %[t5]\n\t"
+      "adcq $0, %[t6]\n\t"
+      // double t1..t6 (CF chain) and add the squares (OF chain); t0 goes to
+      // a0's register, the square of a_i's high half to a_i's (i = 1..3),
+      // and a3's register ends as t7.
+      "xorq %[lo], %[lo]\n\t"
+      "movq %[a0], %%rdx\n\t"
+      "mulxq %%rdx, %[a0], %[lo]\n\t"
+      "adcxq %[t1], %[t1]\n\t"
+      "adoxq %[lo], %[t1]\n\t"
+      "movq %[a1], %%rdx\n\t"
+      "mulxq %%rdx, %[lo], %[a1]\n\t"
+      "adcxq %[t2], %[t2]\n\t"
+      "adoxq %[lo], %[t2]\n\t"
+      "adcxq %[t3], %[t3]\n\t"
+      "adoxq %[a1], %[t3]\n\t"
+      "movq %[a2], %%rdx\n\t"
+      "mulxq %%rdx, %[lo], %[a2]\n\t"
+      "adcxq %[t4], %[t4]\n\t"
+      "adoxq %[lo], %[t4]\n\t"
+      "adcxq %[t5], %[t5]\n\t"
+      "adoxq %[a2], %[t5]\n\t"
+      "movq %[a3], %%rdx\n\t"
+      "mulxq %%rdx, %[lo], %[a3]\n\t"
+      "adcxq %[t6], %[t6]\n\t"
+      "adoxq %[lo], %[t6]\n\t"
+      "movl $0, %k[lo]\n\t"
+      "adcxq %[lo], %[a3]\n\t"
+      "adoxq %[lo], %[a3]\n\t"
+      // reduction, as in fe64_mul: t0..t3 += 38 * t4..t7 (a1 holds the high
+      // halves), carry word in t4, then the part above bit 255 times 19
+      "movl $38, %%edx\n\t"
+      "xorq %[lo], %[lo]\n\t"
+      "mulxq %[t4], %[lo], %[a1]\n\t"
+      "adcxq %[lo], %[a0]\n\t"
+      "adoxq %[a1], %[t1]\n\t"
+      "mulxq %[t5], %[lo], %[a1]\n\t"
+      "adcxq %[lo], %[t1]\n\t"
+      "adoxq %[a1], %[t2]\n\t"
+      "mulxq %[t6], %[lo], %[a1]\n\t"
+      "adcxq %[lo], %[t2]\n\t"
+      "adoxq %[a1], %[t3]\n\t"
+      "mulxq %[a3], %[lo], %[t4]\n\t"
+      "adcxq %[lo], %[t3]\n\t"
+      "movl $0, %k[lo]\n\t"
+      "adcxq %[lo], %[t4]\n\t"
+      "adoxq %[lo], %[t4]\n\t"
+      "shldq $1, %[t3], %[t4]\n\t"
+      "btrq $63, %[t3]\n\t"
+      "imulq $19, %[t4], %[t4]\n\t"
+      "addq %[t4], %[a0]\n\t"
+      "adcq $0, %[t1]\n\t"
+      "adcq $0, %[t2]\n\t"
+      "adcq $0, %[t3]\n\t"
+      "movq %[t1], %[a1]\n\t"
+      "movq %[t2], %[a2]\n\t"
+      "movq %[t3], %[a3]\n\t"
+      "subq $1, %[n]\n\t"
+      "jnz 1b\n\t"
+      : [a0] "+&r"(a0), [a1] "+&r"(a1), [a2] "+&r"(a2), [a3] "+&r"(a3), [t1] "=&r"(t1), [t2] "=&r"(t2),
+        [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5), [t6] "=&r"(t6), [lo] "=&r"(lo), "=&d"(d), [n] "+&r"(count)
+      :
+      : "cc");
+  return {{a0, a1, a2, a3}};
 }
 
 // fe64_invert computes z^(p-2) = z^(2^255 - 21) by the fixed addition chain
