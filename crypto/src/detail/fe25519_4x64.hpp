@@ -518,7 +518,13 @@ inline fe64 fe64_invert(const fe64& z) noexcept {
 // stores; no branch and no address depends on swap. The limbs are memory
 // operands: the ladder keeps its four values in the frame, and a swap through
 // registers made the compiler shuffle them (about 7% of the ladder).
-inline void fe64_cswap(fe64& a, fe64& b, std::uint64_t swap) noexcept {
+inline void fe64_cswap(fe64& a_io, fe64& b_io, std::uint64_t swap) noexcept {
+#if defined(__OPTIMIZE__)
+  fe64& a = a_io;
+  fe64& b = b_io;
+#else
+  fe64 a = a_io, b = b_io;  // -O0: frame slots, not a pointer register per limb (see fe64_in)
+#endif
   std::uint64_t x, y, t;
   asm("testq %[s], %[s]\n\t"
 #define SW_FE64_CSWAP_LIMB(P, Q) \
@@ -536,6 +542,10 @@ inline void fe64_cswap(fe64& a, fe64& b, std::uint64_t swap) noexcept {
         [a3] "+m"(a.v[3]), [b0] "+m"(b.v[0]), [b1] "+m"(b.v[1]), [b2] "+m"(b.v[2]), [b3] "+m"(b.v[3])
       : [s] "r"(swap)
       : "cc");
+#if !defined(__OPTIMIZE__)
+  a_io = a;
+  b_io = b;
+#endif
 }
 
 }  // namespace
