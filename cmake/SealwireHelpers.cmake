@@ -86,6 +86,14 @@ function(sealwire_add_component name)
   sealwire_install_component(${name} sealwire_${name})
 endfunction()
 
+# The four-limb Curve25519 field's inline assembly (fe25519_4x64.hpp) takes
+# each limb as a memory operand. Unoptimised, clang puts every such address
+# in a register of its own and runs out ("inline assembly requires more
+# registers than available"); GCC copes. So its files build at -O1 at least
+# with clang in a configuration without optimisation (a Debug build).
+set(SEALWIRE_MULX_ASM_FLAGS
+    "$<$<AND:$<CXX_COMPILER_ID:Clang>,$<NOT:$<CONFIG:Release,RelWithDebInfo,MinSizeRel>>>:-O1>")
+
 # sealwire_isa_sources(TARGET LEVEL files...) compiles instruction-set kernels
 # with their own flags, so nothing else in the library is built for a newer CPU.
 function(sealwire_isa_sources target level)
@@ -95,7 +103,7 @@ function(sealwire_isa_sources target level)
   elseif(level STREQUAL "shani")
     set(flags -msse4.1 -mssse3 -msha)
   elseif(level STREQUAL "bmi2")
-    set(flags -mbmi2 -madx)
+    set(flags -mbmi2 -madx ${SEALWIRE_MULX_ASM_FLAGS})
   elseif(level STREQUAL "avx2")
     set(flags -mavx2)
   elseif(level STREQUAL "avx2_bmi2")

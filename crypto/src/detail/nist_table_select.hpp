@@ -35,7 +35,7 @@ namespace {
 template <class T>
 inline void table_select(T& out, const T* table, std::size_t n, std::uint64_t idx) noexcept {
   static_assert(sizeof(T) % 8 == 0);
-#if defined(__AVX2__)
+#if defined(__x86_64__) && defined(__AVX2__)
   // 32-byte words, then a 16-byte and an 8-byte tail as the size needs.
   constexpr std::size_t v32 = sizeof(T) / 32;
   constexpr bool t16 = (sizeof(T) % 32) >= 16;
@@ -45,7 +45,11 @@ inline void table_select(T& out, const T* table, std::size_t n, std::uint64_t id
   std::uint64_t acc8 = 0;
   SEALWIRE_UNROLL
   for (std::size_t i = 0; i < v32; ++i) acc[i] = _mm256_setzero_si256();
-  const __m256i want = _mm256_set1_epi64x(static_cast<long long>(idx));
+  __m256i want = _mm256_set1_epi64x(static_cast<long long>(idx));
+  // The vector counterpart of ct::value_barrier: the compiler may not see
+  // that every lane holds idx, so the unrolled compares cannot become a
+  // scalar test of idx and a branch.
+  __asm__("" : "+x"(want));
   const __m256i one = _mm256_set1_epi64x(1);
   __m256i j_vec = _mm256_setzero_si256();
   for (std::size_t j = 0; j < n; ++j) {
@@ -72,9 +76,12 @@ inline void table_select(T& out, const T* table, std::size_t n, std::uint64_t id
   for (std::size_t i = 0; i < v32; ++i) _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + 32 * i), acc[i]);
   if constexpr (t16) _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + 32 * v32), acc16);
   if constexpr (t8) std::memcpy(dst + sizeof(T) - 8, &acc8, 8);
+  // ct::wipe, not wipe_object<__m128i>: a template instantiated only in this
+  // AVX2 file could be emitted out of line with VEX stores and shared with
+  // the rest of the library (docs/architecture.md, "CPU levels").
   ct::wipe(acc, sizeof acc);
-  ct::wipe_object(acc16);
-  ct::wipe_object(acc8);
+  ct::wipe(&acc16, sizeof acc16);
+  ct::wipe(&acc8, sizeof acc8);
 #elif defined(__x86_64__)
   constexpr std::size_t words = sizeof(T) / 8;
   constexpr std::size_t vecs = words / 2;
