@@ -121,6 +121,17 @@ void check_pair(const raw& ra, const raw& rb) {
   ASSERT_EQ(enc(x) + enc(y), enc(a) + enc(b)) << "cswap 0 " << in;
   fe64_cswap(x, y, 1);
   ASSERT_EQ(enc(x) + enc(y), enc(b) + enc(a)) << "cswap 1 " << in;
+  fe64_cswap(x, y, 2);  // bit 0 only, as the portable field's cswap
+  ASSERT_EQ(enc(x) + enc(y), enc(b) + enc(a)) << "cswap 2 " << in;
+  fe64_cswap(x, x, 1);  // one object on both sides stays as it is
+  ASSERT_EQ(enc(x), enc(b)) << "cswap self " << in;
+  // The inversion's squaring loop on raw inputs (any value below 2^256), not
+  // only on products: n squarings in one block against n calls of fe64_sqr.
+  fe64 s1 = fe64_sqr(a), s2 = fe64_sqr(s1), s5 = s2;
+  for (int k = 0; k < 3; ++k) s5 = fe64_sqr(s5);
+  ASSERT_EQ(enc(fe64_sqr_n<1>(a)), enc(s1)) << "sqr_n 1 " << in;
+  ASSERT_EQ(enc(fe64_sqr_n<2>(a)), enc(s2)) << "sqr_n 2 " << in;
+  ASSERT_EQ(enc(fe64_sqr_n<5>(a)), enc(s5)) << "sqr_n 5 " << in;
 }
 
 }  // namespace

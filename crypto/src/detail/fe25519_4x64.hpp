@@ -32,7 +32,10 @@ struct fe64 {
 // (a stack slot) and keeps no pointer registers live across the ladder. An
 // unoptimised build (-O0, the sanitizer tests) would spend one register per
 // limb on reloaded pointers and run out; there the inputs come by value and
-// lie in the frame.
+// lie in the frame. That is enough for GCC; clang, unoptimised, still puts
+// each operand's address in a register of its own, so the build compiles
+// the files that use this field at -O1 at least with clang
+// (SEALWIRE_MULX_ASM_FLAGS, cmake/SealwireHelpers.cmake).
 #if defined(__OPTIMIZE__)
 using fe64_in = const fe64&;
 #else
@@ -399,13 +402,17 @@ inline void fe64_add_sub(fe64_in a, fe64_in b, fe64& sum, fe64& diff) noexcept {
   diff = {{d0, d1, d2, d3}};
 }
 
-// fe64_sqr_n: a^(2^n) for n >= 1, the runs of squarings of the inversion.
+// fe64_sqr_n: a^(2^n) for n >= 1 (a template parameter, so that a count of
+// zero, which the loop would take for 2^64, cannot reach it), the runs of
+// squarings of the inversion.
 // One loop in one assembly block keeps the value in registers from one
 // squaring to the next (the chain is latency-bound: a trip through memory per
 // squaring is a store-to-load forward on the critical path). Same steps as
 // fe64_sqr; each square's high half lands in the register of the limb just
 // consumed, so the block needs thirteen registers.
-inline fe64 fe64_sqr_n(const fe64& in, int n) noexcept {
+template <int n>
+inline fe64 fe64_sqr_n(const fe64& in) noexcept {
+  static_assert(n >= 1);
   std::uint64_t a0 = in.v[0], a1 = in.v[1], a2 = in.v[2], a3 = in.v[3];
   std::uint64_t t1, t2, t3, t4, t5, t6, lo, d;
   auto count = static_cast<std::uint64_t>(n);
@@ -500,22 +507,23 @@ inline fe64 fe64_sqr_n(const fe64& in, int n) noexcept {
 // of fe25519.hpp (public shape: it leaks nothing about z).
 inline fe64 fe64_invert(const fe64& z) noexcept {
   const fe64 z2 = fe64_sqr(z);                                  // 2
-  const fe64 z9 = fe64_mul(fe64_sqr_n(z2, 2), z);               // 9
+  const fe64 z9 = fe64_mul(fe64_sqr_n<2>(z2), z);               // 9
   const fe64 z11 = fe64_mul(z9, z2);                            // 11
   const fe64 z_5 = fe64_mul(fe64_sqr(z11), z9);                 // 2^5 - 1
-  const fe64 z_10 = fe64_mul(fe64_sqr_n(z_5, 5), z_5);          // 2^10 - 1
-  const fe64 z_20 = fe64_mul(fe64_sqr_n(z_10, 10), z_10);       // 2^20 - 1
-  const fe64 z_40 = fe64_mul(fe64_sqr_n(z_20, 20), z_20);       // 2^40 - 1
-  const fe64 z_50 = fe64_mul(fe64_sqr_n(z_40, 10), z_10);       // 2^50 - 1
-  const fe64 z_100 = fe64_mul(fe64_sqr_n(z_50, 50), z_50);      // 2^100 - 1
-  const fe64 z_200 = fe64_mul(fe64_sqr_n(z_100, 100), z_100);   // 2^200 - 1
-  const fe64 z_250 = fe64_mul(fe64_sqr_n(z_200, 50), z_50);     // 2^250 - 1
-  return fe64_mul(fe64_sqr_n(z_250, 5), z11);                   // 2^255 - 32 + 11
+  const fe64 z_10 = fe64_mul(fe64_sqr_n<5>(z_5), z_5);          // 2^10 - 1
+  const fe64 z_20 = fe64_mul(fe64_sqr_n<10>(z_10), z_10);       // 2^20 - 1
+  const fe64 z_40 = fe64_mul(fe64_sqr_n<20>(z_20), z_20);       // 2^40 - 1
+  const fe64 z_50 = fe64_mul(fe64_sqr_n<10>(z_40), z_10);       // 2^50 - 1
+  const fe64 z_100 = fe64_mul(fe64_sqr_n<50>(z_50), z_50);      // 2^100 - 1
+  const fe64 z_200 = fe64_mul(fe64_sqr_n<100>(z_100), z_100);   // 2^200 - 1
+  const fe64 z_250 = fe64_mul(fe64_sqr_n<50>(z_200), z_50);     // 2^250 - 1
+  return fe64_mul(fe64_sqr_n<5>(z_250), z11);                   // 2^255 - 32 + 11
 }
 
-// fe64_cswap exchanges a and b when swap is 1 (swap is 0 or 1; any non-zero
-// value swaps). Per limb two loads, two cmov on the flags of one test, two
-// stores; no branch and no address depends on swap. The limbs are memory
+// fe64_cswap exchanges a and b when bit 0 of swap is set (the ladder passes
+// 0 or 1; the portable field's cswap reads the same bit). Per limb two
+// loads, a copy, two cmov on the flags of one test, two stores; no branch
+// and no address depends on swap. The limbs are memory
 // operands: the ladder keeps its four values in the frame, and a swap through
 // registers made the compiler shuffle them (about 7% of the ladder).
 inline void fe64_cswap(fe64& a_io, fe64& b_io, std::uint64_t swap) noexcept {
@@ -526,7 +534,7 @@ inline void fe64_cswap(fe64& a_io, fe64& b_io, std::uint64_t swap) noexcept {
   fe64 a = a_io, b = b_io;  // -O0: frame slots, not a pointer register per limb (see fe64_in)
 #endif
   std::uint64_t x, y, t;
-  asm("testq %[s], %[s]\n\t"
+  asm("testq $1, %[s]\n\t"
 #define SW_FE64_CSWAP_LIMB(P, Q) \
       "movq %[" P "], %[x]\n\t" \
       "movq %[" Q "], %[y]\n\t" \
