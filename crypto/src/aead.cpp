@@ -367,7 +367,8 @@ static_assert(open_small_max == open_stitch_min, "the trailing-tag opener hands 
 // Decrypting in place, the MAC never falls behind the cipher (it reads the
 // ciphertext before the XOR overwrites it); otherwise it may lag, so that a
 // refill has MAC groups to overlap with.
-static bool open_stitched(aead_core& c, std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept {
+static bool open_stitched([[maybe_unused]] aead_core& c, [[maybe_unused]] std::uint8_t* out,
+                          [[maybe_unused]] const std::uint8_t* in, [[maybe_unused]] std::size_t n) noexcept {
 #if SEALWIRE_X86_KERNELS
   stream_state& s = c.cipher;
   if (s.family != stream_family::chacha || s.rounds != 20) return false;
@@ -489,11 +490,7 @@ static bool open_stitched(aead_core& c, std::uint8_t* out, const std::uint8_t* i
   if (cp < n) static_cast<void>(stream_xor(s, out + cp, in + cp, n - cp));
   return true;
 #else
-  static_cast<void>(c);
-  static_cast<void>(out);
-  static_cast<void>(in);
-  static_cast<void>(n);
-  return false;
+  return false;  // no stitched kernels here
 #endif
 }
 
@@ -503,7 +500,7 @@ constexpr std::uint64_t stage_after = 128;
 
 // stage_lanes returns the MAC's live IFMA lanes when the stitched kernels
 // run at this CPU level, else null.
-static poly1305_state* stage_lanes(aead_core& c) noexcept {
+[[maybe_unused]] static poly1305_state* stage_lanes(aead_core& c) noexcept {
   if (chacha_poly_kernel() == nullptr) return nullptr;
   return poly1305_direct_lanes(c.mac, 2 * stream_buffer_blocks);
 }
@@ -519,8 +516,9 @@ static poly1305_state* stage_lanes(aead_core& c) noexcept {
 // where the stitched kernels do not run (the caller flushes the stage and
 // takes the plain path). The CPU level is checked when staging begins and at
 // each refill, not for every piece.
-static bool open_small(aead_core& c, std::uint8_t* out, const std::uint8_t* a, std::size_t an,
-                       const std::uint8_t* b, std::size_t bn) noexcept {
+static bool open_small([[maybe_unused]] aead_core& c, [[maybe_unused]] std::uint8_t* out,
+                       [[maybe_unused]] const std::uint8_t* a, [[maybe_unused]] std::size_t an,
+                       [[maybe_unused]] const std::uint8_t* b, [[maybe_unused]] std::size_t bn) noexcept {
 #if SEALWIRE_X86_KERNELS
   stream_state& s = c.cipher;
   const std::size_t n = an + bn;
@@ -582,13 +580,7 @@ static bool open_small(aead_core& c, std::uint8_t* out, const std::uint8_t* a, s
   }
   return true;
 #else
-  static_cast<void>(c);
-  static_cast<void>(out);
-  static_cast<void>(a);
-  static_cast<void>(an);
-  static_cast<void>(b);
-  static_cast<void>(bn);
-  return false;
+  return false;  // no stage here
 #endif
 }
 
@@ -598,8 +590,11 @@ static bool open_small(aead_core& c, std::uint8_t* out, const std::uint8_t* a, s
 // (non-empty only for ChaCha20 at the IFMA level, see open_small) and has
 // room, and buffered keystream covers the piece (parts a and b as there).
 // False, with nothing done, otherwise.
-[[gnu::always_inline]] static inline bool open_buffered(aead_core& c, std::uint8_t* out, const std::uint8_t* a,
-                                                 std::size_t an, const std::uint8_t* b, std::size_t bn) noexcept {
+[[gnu::always_inline]] static inline bool open_buffered([[maybe_unused]] aead_core& c, [[maybe_unused]] std::uint8_t* out,
+                                                        [[maybe_unused]] const std::uint8_t* a,
+                                                        [[maybe_unused]] std::size_t an,
+                                                        [[maybe_unused]] const std::uint8_t* b,
+                                                        [[maybe_unused]] std::size_t bn) noexcept {
 #if SEALWIRE_X86_KERNELS
   stream_state& s = c.cipher;
   const std::size_t n = an + bn;
@@ -612,13 +607,7 @@ static bool open_small(aead_core& c, std::uint8_t* out, const std::uint8_t* a, s
   s.ks_pos = static_cast<std::uint16_t>(s.ks_pos + n);
   return true;
 #else
-  static_cast<void>(c);
-  static_cast<void>(out);
-  static_cast<void>(a);
-  static_cast<void>(an);
-  static_cast<void>(b);
-  static_cast<void>(bn);
-  return false;
+  return false;  // no stage here
 #endif
 }
 
