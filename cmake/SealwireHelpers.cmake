@@ -89,10 +89,15 @@ endfunction()
 # The four-limb Curve25519 field's inline assembly (fe25519_4x64.hpp) takes
 # each limb as a memory operand. Unoptimised, clang puts every such address
 # in a register of its own and runs out ("inline assembly requires more
-# registers than available"); GCC copes. So its files build at -O1 at least
-# with clang in a configuration without optimisation (a Debug build).
-set(SEALWIRE_MULX_ASM_FLAGS
-    "$<$<AND:$<CXX_COMPILER_ID:Clang>,$<NOT:$<CONFIG:Release,RelWithDebInfo,MinSizeRel>>>:-O1>")
+# registers than available"); GCC copes. So the files that include it
+# (x25519_bmi2.cpp and its test) get -O1 with clang in a configuration that
+# adds no optimisation of its own (Debug, an empty build type), unless
+# CMAKE_CXX_FLAGS already asks for some: a per-file flag comes last on the
+# command line and would lower an -O2 given there.
+set(SEALWIRE_MULX_ASM_FLAGS "")
+if(CMAKE_CXX_COMPILER_ID MATCHES "Clang" AND NOT CMAKE_CXX_FLAGS MATCHES "(^| )-O([1-3sz]|fast)( |$)")
+  set(SEALWIRE_MULX_ASM_FLAGS "$<$<NOT:$<CONFIG:Release,RelWithDebInfo,MinSizeRel>>:-O1>")
+endif()
 
 # sealwire_isa_sources(TARGET LEVEL files...) compiles instruction-set kernels
 # with their own flags, so nothing else in the library is built for a newer CPU.
@@ -103,7 +108,7 @@ function(sealwire_isa_sources target level)
   elseif(level STREQUAL "shani")
     set(flags -msse4.1 -mssse3 -msha)
   elseif(level STREQUAL "bmi2")
-    set(flags -mbmi2 -madx ${SEALWIRE_MULX_ASM_FLAGS})
+    set(flags -mbmi2 -madx)
   elseif(level STREQUAL "avx2")
     set(flags -mavx2)
   elseif(level STREQUAL "avx2_bmi2")

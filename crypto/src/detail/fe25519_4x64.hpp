@@ -33,11 +33,13 @@ struct fe64 {
 // unoptimised build (-O0, the sanitizer tests) would spend one register per
 // limb on reloaded pointers and run out; there the inputs come by value and
 // lie in the frame. That is enough for GCC; clang, unoptimised, still puts
-// each operand's address in a register of its own, so the build compiles
-// the files that use this field at -O1 at least with clang
+// each operand's address in a register of its own, so the build gives the
+// files that use this field -O1 with clang in unoptimised configurations
 // (SEALWIRE_MULX_ASM_FLAGS, cmake/SealwireHelpers.cmake).
 #if defined(__OPTIMIZE__)
 using fe64_in = const fe64&;
+#elif defined(__clang__)
+#error "clang needs -O1 or more for the four-limb field's assembly (SEALWIRE_MULX_ASM_FLAGS adds it)"
 #else
 using fe64_in = const fe64;
 #endif

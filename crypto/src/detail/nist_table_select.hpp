@@ -76,9 +76,8 @@ inline void table_select(T& out, const T* table, std::size_t n, std::uint64_t id
   for (std::size_t i = 0; i < v32; ++i) _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + 32 * i), acc[i]);
   if constexpr (t16) _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + 32 * v32), acc16);
   if constexpr (t8) std::memcpy(dst + sizeof(T) - 8, &acc8, 8);
-  // ct::wipe, not wipe_object<__m128i>: a template instantiated only in this
-  // AVX2 file could be emitted out of line with VEX stores and shared with
-  // the rest of the library (docs/architecture.md, "CPU levels").
+  // ct::wipe (a memset call whatever the file's flags), not a new
+  // wipe_object<__m128i> instance, which only this AVX2 file would emit.
   ct::wipe(acc, sizeof acc);
   ct::wipe(&acc16, sizeof acc16);
   ct::wipe(&acc8, sizeof acc8);
