@@ -177,18 +177,23 @@ inline void fe64_store(std::uint8_t out[32], const fe64& a) noexcept {
   return {{t0, t1, t2, t3}};
 }
 
+// The first row of a square's cross products, a0 * (a1, a2, a3) at t1..t4
+// (operand names a0-a3, t1-t4, lo), the same text in fe64_sqr and in
+// fe64_sqr_n's loop.
+#define SW_FE64_SQR_A0_ROW \
+  "movq %[a0], %%rdx\n\t" \
+  "mulxq %[a1], %[t1], %[t2]\n\t" \
+  "mulxq %[a2], %[lo], %[t3]\n\t" \
+  "addq %[lo], %[t2]\n\t" \
+  "mulxq %[a3], %[lo], %[t4]\n\t" \
+  "adcq %[lo], %[t3]\n\t" \
+  "adcq $0, %[t4]\n\t"
+
 // fe64_sqr: the six cross products once, doubled, plus the four squares on
 // the other carry chain, then the same reduction as fe64_mul.
 [[gnu::always_inline]] inline fe64 fe64_sqr(fe64_in a) noexcept {
   std::uint64_t t0, t1, t2, t3, t4, t5, t6, t7, lo, hi, d;
-  asm(  // a0 * (a1, a2, a3) at t1..t4
-      "movq %[a0], %%rdx\n\t"
-      "mulxq %[a1], %[t1], %[t2]\n\t"
-      "mulxq %[a2], %[lo], %[t3]\n\t"
-      "addq %[lo], %[t2]\n\t"
-      "mulxq %[a3], %[lo], %[t4]\n\t"
-      "adcq %[lo], %[t3]\n\t"
-      "adcq $0, %[t4]\n\t"
+  asm(SW_FE64_SQR_A0_ROW
       // a1 * (a2, a3) at t3..t5
       "movq %[a1], %%rdx\n\t"
       "xorq %[lo], %[lo]\n\t"
@@ -420,13 +425,7 @@ inline fe64 fe64_sqr_n(const fe64& in) noexcept {
   auto count = static_cast<std::uint64_t>(n);
   asm("1:\n\t"
       // cross products a_i a_j (i < j) at t1..t6
-      "movq %[a0], %%rdx\n\t"
-      "mulxq %[a1], %[t1], %[t2]\n\t"
-      "mulxq %[a2], %[lo], %[t3]\n\t"
-      "addq %[lo], %[t2]\n\t"
-      "mulxq %[a3], %[lo], %[t4]\n\t"
-      "adcq %[lo], %[t3]\n\t"
-      "adcq $0, %[t4]\n\t"
+      SW_FE64_SQR_A0_ROW
       "movq %[a1], %%rdx\n\t"
       "xorq %[lo], %[lo]\n\t"
       "mulxq %[a2], %[lo], %[t5]\n\t"
@@ -557,6 +556,8 @@ inline void fe64_cswap(fe64& a_io, fe64& b_io, std::uint64_t swap) noexcept {
   b_io = b;
 #endif
 }
+
+#undef SW_FE64_SQR_A0_ROW
 
 }  // namespace
 }  // namespace sealwire::crypto::detail

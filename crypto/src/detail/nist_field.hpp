@@ -9,6 +9,7 @@
 #include <sealwire/crypto/ct.hpp>
 
 #include "bytes.hpp"
+#include "unroll.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -25,11 +26,9 @@
 #pragma GCC optimize("no-tree-vectorize")
 #endif
 
-// Every limb loop has a constant trip count; unrolled, the limbs stay in
-// registers and the modulus limbs become immediates.
-#ifndef SEALWIRE_UNROLL
-#define SEALWIRE_UNROLL _Pragma("GCC unroll 16")
-#endif
+// Every limb loop has a constant trip count; unrolled (SEALWIRE_UNROLL,
+// unroll.hpp), the limbs stay in registers and the modulus limbs become
+// immediates.
 
 namespace sealwire::crypto::detail {
 

@@ -15,16 +15,14 @@
 
 #include <sealwire/crypto/ct.hpp>
 
+#include "unroll.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 
 #if defined(__x86_64__)
 #include <immintrin.h>
-#endif
-
-#ifndef SEALWIRE_UNROLL
-#define SEALWIRE_UNROLL _Pragma("GCC unroll 16")
 #endif
 
 namespace sealwire::crypto::detail {
