@@ -62,6 +62,14 @@ bool same_or_disjoint(const void* out, const void* in, std::size_t n) noexcept {
   return same_or_disjoint(out, n, in, n);
 }
 
+// in_place_or_disjoint: the n bytes read at `in` are exactly the bytes at
+// `at` (in place) or overlap none of the out_n bytes written at out.
+bool in_place_or_disjoint(const void* out, std::size_t out_n, const void* at, const void* in, std::size_t n) noexcept {
+  const auto o = reinterpret_cast<std::uintptr_t>(out);
+  const auto i = reinterpret_cast<std::uintptr_t>(in);
+  return n == 0 || in == at || o + out_n <= i || i + n <= o;
+}
+
 }  // namespace
 
 const aead_properties& properties(aead_algorithm alg) noexcept { return props[static_cast<std::size_t>(alg)]; }
@@ -255,7 +263,7 @@ std::size_t aead_core::start_text(std::uint8_t* out, const std::uint8_t* in) noe
     return 0;
   }
   alignas(64) std::uint8_t block0[64];
-  kernel(cipher.words, first, out, in, block0, 20);
+  kernel(cipher.words, first + 1, out, in, first, block0);
   mac.init(std::span<const std::uint8_t, 32>(block0, 32));
   ct::wipe(block0, sizeof block0);
   key_pending = false;
@@ -314,8 +322,8 @@ constexpr std::size_t stitch_step = 1024;
 // before (its first step is the cipher alone and its last step's ciphertext
 // goes to the lanes after); an opener MACs the ciphertext of the step it
 // decrypts, loaded before the step's output is stored.
-static std::size_t stitch(aead_core& c, std::uint8_t* out, const std::uint8_t* in, std::size_t n,
-                          bool seal) noexcept {
+static std::size_t stitch(aead_core& c, std::uint8_t* out, const std::uint8_t* in, std::size_t n, bool seal,
+                          std::size_t after = 0) noexcept {
   stream_state& s = c.cipher;
   if (s.family != stream_family::chacha || s.rounds != 20 || s.ks_pos != s.ks_len) return 0;
   const std::size_t steps = n / stitch_step;
@@ -325,11 +333,22 @@ static std::size_t stitch(aead_core& c, std::uint8_t* out, const std::uint8_t* i
   poly1305_state* mac = poly1305_direct_lanes(c.mac, steps * 64);
   if (mac == nullptr || mac->buf_len != 0) return 0;
   std::uint64_t first = 0;
-  if (!stream_take(s, steps * 16, first)) return 0;  // the lanes stay live, unstarted: update takes over
+  // A sealer's text that ends at most one block after the steps (with
+  // `after` more bytes the caller has in hand: a 16 KiB record's type byte)
+  // gets that block beside its first step, which runs the cipher alone
+  // (tail), not from a one-block call at the end; the caller XORs it from
+  // the buffer.
+  const std::size_t rest = n - steps * stitch_step + after;
+  std::uint8_t* tail = seal && rest != 0 && rest <= 64 ? stream_take_tail(s, steps * 16, first) : nullptr;
+  if (tail == nullptr && !stream_take(s, steps * 16, first)) return 0;  // the lanes stay live, unstarted
 #if SEALWIRE_X86_KERNELS
   const bool start = !mac->started;
   if (seal) {
-    chacha_blocks_x16_avx512(s.words, first, out, in, 16, 20);
+    if (tail != nullptr) {
+      chacha_x16_key_avx512(s.words, first, out, in, first + steps * 16, tail);
+    } else {
+      chacha_blocks_x16_avx512(s.words, first, out, in, 16, 20);
+    }
     kernel(s.words, first + 16, out + stitch_step, in + stitch_step, steps - 1, *mac, out, start);
     poly1305_lanes_ifma(*mac, out + stitch_step * (steps - 1), 64, false);
   } else {
@@ -611,10 +630,10 @@ static bool open_small([[maybe_unused]] aead_core& c, [[maybe_unused]] std::uint
 #endif
 }
 
-void aead_core::encrypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept {
+void aead_core::encrypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n, std::size_t after) noexcept {
   if (is_aes_gcm(alg)) return gcm_encrypt(gcm, out, in, n);  // stitched in the kernels
   if (n >= 2 * stitch_step) {
-    const std::size_t done = stitch(*this, out, in, n, true);
+    const std::size_t done = stitch(*this, out, in, n, true, after);
     out += done;
     in += done;
     n -= done;
@@ -940,6 +959,22 @@ result<std::size_t> aead_sealer::update(std::span<std::uint8_t> out, bytes_view 
   c.encrypt(out.data(), in.data(), in.size());
   c.text_len += in.size();
   return in.size();
+}
+
+result<std::size_t> aead_sealer::update(std::span<std::uint8_t> out, bytes_view a, bytes_view b) noexcept {
+  detail::aead_core& c = core();
+  SEALWIRE_EXPECTS(c.phase == detail::aead_phase::aad || c.phase == detail::aead_phase::text);
+  if (out.size() < a.size() || out.size() - a.size() < b.size()) return crypto_errc::buffer_too_small;
+  const std::size_t n = a.size() + b.size();
+  std::uint8_t* const out_b = out.data() + a.size();
+  SEALWIRE_EXPECTS(in_place_or_disjoint(out.data(), n, out.data(), a.data(), a.size()));
+  SEALWIRE_EXPECTS(in_place_or_disjoint(out.data(), n, out_b, b.data(), b.size()));
+  SEALWIRE_EXPECTS(a.size() <= c.max_text - c.text_len && b.size() <= c.max_text - c.text_len - a.size());
+  c.begin_text();
+  c.encrypt(out.data(), a.data(), a.size(), b.size());
+  c.encrypt(out_b, b.data(), b.size());
+  c.text_len += n;
+  return n;
 }
 
 void aead_sealer::finish(std::span<std::uint8_t, aead_tag_size> tag) noexcept {

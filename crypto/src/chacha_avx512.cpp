@@ -54,21 +54,22 @@ void chacha_blocks_x4_avx512(const std::uint32_t w[16], std::uint64_t counter, s
   }
 }
 
-// chacha_x16_key_avx512: the sixteen-block kernel over blocks counter + 1 ..
-// counter + 16, with block `counter` (an AEAD's Poly1305 key block, RFC 8439
-// 2.6) computed in general-purpose registers between the vector rounds: the
-// lone block runs on the scalar ALUs while the vector units run the sixteen,
-// so it costs next to nothing instead of a separate call.
+// chacha_x16_key_avx512: the sixteen-block ChaCha20 kernel over blocks
+// counter .. counter + 15, with block `lone` (an AEAD's Poly1305 key block,
+// RFC 8439 2.6, or a sealer's last block) computed in general-purpose
+// registers between the vector rounds: the lone block runs on the scalar
+// ALUs while the vector units run the sixteen, so it costs next to nothing
+// instead of a separate call.
 void chacha_x16_key_avx512(const std::uint32_t w[16], std::uint64_t counter, std::uint8_t* out,
-                           const std::uint8_t* in, std::uint8_t key_block[64], unsigned rounds) noexcept {
+                           const std::uint8_t* in, std::uint64_t lone, std::uint8_t lone_block[64]) noexcept {
   v16 j[16];
   for (int i = 0; i < 16; ++i) j[i] = splat(w[i]);
-  counter_lanes(counter + 1, j[12], j[13]);
+  counter_lanes(counter, j[12], j[13]);
   v16 x0 = j[0], x1 = j[1], x2 = j[2], x3 = j[3], x4 = j[4], x5 = j[5], x6 = j[6], x7 = j[7];
   v16 x8 = j[8], x9 = j[9], x10 = j[10], x11 = j[11], x12 = j[12], x13 = j[13], x14 = j[14], x15 = j[15];
-  const auto c0 = static_cast<std::uint32_t>(counter), c1 = static_cast<std::uint32_t>(counter >> 32);
+  const auto c0 = static_cast<std::uint32_t>(lone), c1 = static_cast<std::uint32_t>(lone >> 32);
   std::uint32_t y[16] = {w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7], w[8], w[9], w[10], w[11], c0, c1, w[14], w[15]};
-  for (unsigned i = 0; i < rounds; i += 2) {
+  for (unsigned i = 0; i < 20; i += 2) {
     chacha_qr(x0, x4, x8, x12);
     chacha_qr(y[0], y[4], y[8], y[12]);
     chacha_qr(x1, x5, x9, x13);
@@ -87,11 +88,11 @@ void chacha_x16_key_avx512(const std::uint32_t w[16], std::uint64_t counter, std
     chacha_qr(y[3], y[4], y[9], y[14]);
   }
   const std::uint32_t in12[2] = {c0, c1};
-  for (int i = 0; i < 16; ++i) store32_le(key_block + 4 * i, y[i] + (i == 12 || i == 13 ? in12[i - 12] : w[i]));
+  for (int i = 0; i < 16; ++i) store32_le(lone_block + 4 * i, y[i] + (i == 12 || i == 13 ? in12[i - 12] : w[i]));
   xor_keystream_x16(x0 + j[0], x1 + j[1], x2 + j[2], x3 + j[3], x4 + j[4], x5 + j[5], x6 + j[6], x7 + j[7],
                     x8 + j[8], x9 + j[9], x10 + j[10], x11 + j[11], x12 + j[12], x13 + j[13], x14 + j[14],
                     x15 + j[15], in, out);
-  // The key block's words held the key: clear them.
+  // The lone block's words held the key: clear them.
   for (std::uint32_t& v : y) v = 0;
   __asm__ __volatile__("" : : "r"(y) : "memory");
 }

@@ -183,6 +183,15 @@ std::uint8_t* stream_take_buffer(stream_state& st, std::uint64_t& first) noexcep
   return st.ks;
 }
 
+std::uint8_t* stream_take_tail(stream_state& st, std::uint64_t blocks, std::uint64_t& first) noexcept {
+  if (!stream_take(st, blocks + 1, first)) return nullptr;
+  st.ks_pos = 0;
+  st.ks_len = 64;
+  if (st.ks_high < st.ks_len) st.ks_high = st.ks_len;
+  st.xr = kernels_for(st.family).xr;
+  return st.ks;
+}
+
 std::string_view stream_provider(stream_family f) noexcept { return kernels_for(f).name; }
 
 }  // namespace detail

@@ -92,10 +92,17 @@ result<std::size_t> connection::seal_record(std::uint8_t* out, std::uint8_t inne
   sealer.aad(bytes_view(out, record_header_size));
 
   std::uint8_t* ct = out + record_header_size;
-  // Small records: gather the content and trailer in place and encrypt once;
-  // large ones: encrypt straight from the caller's buffers.
+  // The trailer (type byte and padding) is written in place first.
+  ct[content] = inner_type;
+  std::memset(ct + content + 1, 0, inner - content - 1);
+  const bytes_view trailer(ct + content, inner - content);
+  // Small records: gather the content in place before the trailer and
+  // encrypt once; large ones: encrypt straight from the caller's buffers,
+  // the last piece together with the trailer (a 16 KiB record's type byte
+  // then takes the wide kernel's last block instead of a block of its own).
   constexpr std::size_t small = 512;
   std::size_t pos = 0;
+  bool trailer_sealed = false;
   for (const bytes_view piece : data) {
     if (pos == content) break;
     if (skip >= piece.size()) {
@@ -105,19 +112,20 @@ result<std::size_t> connection::seal_record(std::uint8_t* out, std::uint8_t inne
     const std::size_t n = std::min(piece.size() - skip, content - pos);
     if (content <= small) {
       std::memcpy(ct + pos, piece.data() + skip, n);
+    } else if (pos + n == content) {
+      static_cast<void>(sealer.update(std::span<std::uint8_t>(ct + pos, n + trailer.size()), piece.subspan(skip, n),
+                                      trailer));
+      trailer_sealed = true;
     } else {
       static_cast<void>(sealer.update(std::span<std::uint8_t>(ct + pos, n), piece.subspan(skip, n)));
     }
     pos += n;
     skip = 0;
   }
-  ct[content] = inner_type;
-  std::memset(ct + content + 1, 0, inner - content - 1);
   if (content <= small) {
     static_cast<void>(sealer.update(std::span<std::uint8_t>(ct, inner), bytes_view(ct, inner)));
-  } else {
-    static_cast<void>(sealer.update(std::span<std::uint8_t>(ct + content, inner - content),
-                                    bytes_view(ct + content, inner - content)));
+  } else if (!trailer_sealed) {
+    static_cast<void>(sealer.update(std::span<std::uint8_t>(ct + content, trailer.size()), trailer));
   }
   sealer.finish(std::span<std::uint8_t, record_tag_size>(ct + inner, record_tag_size));
   ++tx_.seq;

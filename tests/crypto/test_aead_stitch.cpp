@@ -5,7 +5,7 @@
 // or not), and pieces that start off those boundaries, against libsodium at
 // every CPU level, with tampering; and the opener in pieces of every length
 // from 1 to 200 bytes, a TCP segment's 1448, either side of a step and random
-// splits, against OpenSSL.
+// splits, against OpenSSL; and the sealer's two-part update.
 #include <sealwire/crypto/aead.hpp>
 
 #include "oracles.hpp"
@@ -27,8 +27,10 @@ using test::bytes;
 
 namespace {
 
-// Lengths on both sides of one, two and several 1024-byte steps.
-constexpr std::size_t stitch_lengths[] = {960, 1023, 1024, 1025, 2048, 2049, 3083, 5120};
+// Lengths on both sides of one, two and several 1024-byte steps, and with
+// 1-64 bytes (3083, 3136: the last step computes the block they need) or 65
+// (3137) after the steps that follow the key block's 1024.
+constexpr std::size_t stitch_lengths[] = {960, 1023, 1024, 1025, 2048, 2049, 3083, 3136, 3137, 5120};
 // Associated data that leaves the MAC on and off its 128-byte lane groups.
 constexpr std::size_t aad_lengths[] = {0, 13, 100, 128};
 
@@ -154,6 +156,51 @@ TEST(AeadStitch, PiecesOffTheStepBoundariesMatchLibsodium) {
       }
     }
   });
+}
+
+// The sealer's two-part update (a record's content, then its trailer) equals
+// one message sealed whole, with b in place after a or apart, a in place or
+// apart: a spans whole steps with 0-65 bytes after them (b takes the last
+// step's extra block when a's rest and b fit in one block) or none.
+TEST(AeadStitch, SealerTwoPartUpdateMatchesLibsodium) {
+  ASSERT_GE(sodium_init(), 0);
+  test::seeded_random rng(0x5717c8);
+  constexpr std::size_t a_lengths[] = {0, 100, 3072, 3080, 16384};
+  constexpr std::size_t b_lengths[] = {0, 1, 56, 64, 65, 300};
+  test::at_every_level([&] {
+    for (const std::size_t an : a_lengths) {
+      for (const std::size_t bn : b_lengths) {
+        for (const bool in_place : {false, true}) {
+          SCOPED_TRACE(testing::Message() << "a " << an << " b " << bn << (in_place ? " in place" : " apart"));
+          const bytes key = rng.fill(32), nonce = rng.fill(12), aad = rng.fill(5), pt = rng.fill(an + bn);
+          const bytes ref = reference(aead_algorithm::chacha20_poly1305, key, nonce, aad, pt);
+          crypto::aead_sealer s;
+          ASSERT_TRUE(s.init(aead_algorithm::chacha20_poly1305, key, nonce));
+          s.aad(aad);
+          bytes sealed(an + bn + 16);
+          bytes a(pt.begin(), pt.begin() + static_cast<std::ptrdiff_t>(an));
+          if (in_place) std::copy(pt.begin(), pt.end(), sealed.begin());
+          const bytes b_apart(pt.begin() + static_cast<std::ptrdiff_t>(an), pt.end());
+          const bytes_view av = in_place ? bytes_view(sealed.data(), an) : bytes_view(a);
+          const bytes_view bv = in_place ? bytes_view(sealed.data() + an, bn) : bytes_view(b_apart);
+          const auto n = s.update({sealed.data(), an + bn}, av, bv);
+          ASSERT_TRUE(n);
+          ASSERT_EQ(*n, an + bn);
+          s.finish(std::span<std::uint8_t, 16>(sealed.data() + an + bn, 16));
+          ASSERT_EQ(sealed, ref);
+        }
+      }
+    }
+  });
+  // A short output buffer changes nothing: the call can be repeated.
+  crypto::aead_sealer s;
+  const bytes key = rng.fill(32), nonce = rng.fill(12), pt = rng.fill(3073);
+  ASSERT_TRUE(s.init(aead_algorithm::chacha20_poly1305, key, nonce));
+  bytes sealed(pt.size() + 16);
+  EXPECT_FALSE(s.update({sealed.data(), pt.size() - 1}, {pt.data(), 3072}, {pt.data() + 3072, 1}));
+  ASSERT_TRUE(s.update({sealed.data(), pt.size()}, {pt.data(), 3072}, {pt.data() + 3072, 1}));
+  s.finish(std::span<std::uint8_t, 16>(sealed.data() + pt.size(), 16));
+  EXPECT_EQ(sealed, reference(aead_algorithm::chacha20_poly1305, key, nonce, {}, pt));
 }
 
 // open_in_pieces opens `sealed` (ct || tag) in the given pieces: the

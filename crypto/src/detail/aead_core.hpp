@@ -96,7 +96,10 @@ struct aead_core {
   // crypt runs the cipher only; encrypt and decrypt also feed the MAC with
   // the ciphertext, chunk by chunk while it is in L1.
   void crypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept;
-  void encrypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept;
+  // encrypt's `after`: text bytes the caller encrypts next (the second part
+  // of aead_sealer's two-part update), so that a short rest can share the
+  // stitched kernel's last block.
+  void encrypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n, std::size_t after = 0) noexcept;
   void decrypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept;
   // decrypt_parts decrypts the text a (an bytes) followed by b (bn bytes)
   // into out as one piece (the trailing-tag opener's held bytes and input),

@@ -67,11 +67,12 @@ void chacha_blocks_x4_avx512(const std::uint32_t words[16], std::uint64_t counte
                              const std::uint8_t* in, std::size_t nblocks, unsigned rounds) noexcept;
 void chacha_blocks_x16_avx512(const std::uint32_t words[16], std::uint64_t counter, std::uint8_t* out,
                               const std::uint8_t* in, std::size_t nblocks, unsigned rounds) noexcept;
-// chacha_x16_key_avx512: sixteen blocks from counter + 1 (out = in ^
-// keystream) and raw block `counter` into key_block, in one pass (an AEAD's
-// Poly1305 key block beside its first 1024 bytes of text).
+// chacha_x16_key_avx512: sixteen blocks from counter (out = in ^ keystream)
+// and one more, raw block `lone`, into lone_block, in one pass: an AEAD's
+// Poly1305 key block (lone = counter - 1) beside its first 1024 bytes of
+// text, or a sealer's last block (a record's type byte) beside its first.
 void chacha_x16_key_avx512(const std::uint32_t words[16], std::uint64_t counter, std::uint8_t* out,
-                           const std::uint8_t* in, std::uint8_t key_block[64], unsigned rounds) noexcept;
+                           const std::uint8_t* in, std::uint64_t lone, std::uint8_t lone_block[64]) noexcept;
 using chacha_key_fn = decltype(&chacha_x16_key_avx512);
 // chacha_key_kernel: chacha_x16_key_avx512 when the AVX-512 ChaCha kernels
 // run at this CPU level, else null.

@@ -73,6 +73,11 @@ void stream_generate(stream_state& st, std::size_t need) noexcept;
 // spends its first blocks elsewhere (on text directly) leaves them out of the
 // buffer: the caller then moves ks_pos past them.
 [[nodiscard]] std::uint8_t* stream_take_buffer(stream_state& st, std::uint64_t& first) noexcept;
+// stream_take_tail is stream_take of `blocks` blocks and one more, whose raw
+// keystream the caller's kernel writes to the returned buffer (64 bytes),
+// which then holds that block as buffered keystream; null, with nothing
+// changed, when the limit does not allow the blocks.
+[[nodiscard]] std::uint8_t* stream_take_tail(stream_state& st, std::uint64_t blocks, std::uint64_t& first) noexcept;
 // stream_start resets the position to block `first` with nothing buffered.
 void stream_start(stream_state& st, std::uint64_t first) noexcept;
 

@@ -212,6 +212,15 @@ class SEALWIRE_API aead_sealer {
   // algorithm's message limit is a contract failure.
   [[nodiscard]] result<std::size_t> update(std::span<std::uint8_t> out, bytes_view in) noexcept;
 
+  // update with two inputs encrypts a, then b, into out (a's ciphertext, then
+  // b's), as update(out, a) and update(out.subspan(a.size()), b) would, and
+  // returns a.size() + b.size(). Each input is either in place (a at
+  // out.data(), b at out.data() + a.size()) or disjoint from all of out.
+  // Handed together, a short b (a record's trailer after its content) can
+  // take the last keystream block of a's wide kernel instead of a one-block
+  // call of its own. Error: buffer_too_small as above.
+  [[nodiscard]] result<std::size_t> update(std::span<std::uint8_t> out, bytes_view a, bytes_view b) noexcept;
+
   // finish writes the tag and wipes the state.
   void finish(std::span<std::uint8_t, aead_tag_size> tag) noexcept;
 
