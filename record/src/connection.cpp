@@ -85,6 +85,7 @@ connection& connection::operator=(connection&& o) noexcept {
   body_started_ = o.body_started_;
   body_len_ = o.body_len_;
   body_seen_ = o.body_seen_;
+  body_opened_ = o.body_opened_;
   hs_buf_ = std::move(o.hs_buf_);
   opener_ = std::move(o.opener_);
   std::memcpy(tag_, o.tag_, sizeof tag_);

@@ -304,6 +304,7 @@ class SEALWIRE_API connection {
   result<void> on_header() noexcept;
   result<bool> start_protected_record() noexcept;
   result<void> key_opener() noexcept;
+  result<void> open_fragment(bytes_view frag) noexcept;
   result<std::size_t> finish_protected_record(std::uint8_t* p) noexcept;
   result<void> handle_handshake_message() noexcept;
   result<void> after_handshake_step() noexcept;
@@ -338,6 +339,7 @@ class SEALWIRE_API connection {
   bool body_started_ = false;
   std::size_t body_len_ = 0;   // announced length of the record body
   std::size_t body_seen_ = 0;  // bytes of the body consumed
+  std::size_t body_opened_ = 0;  // ciphertext bytes given to the opener; the rest seen waits in plain_
   std::vector<std::uint8_t> hs_buf_;  // a handshake message being collected
   crypto::aead_opener opener_;
   std::uint8_t tag_[record_tag_size] = {};
