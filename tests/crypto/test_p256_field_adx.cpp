@@ -121,6 +121,16 @@ void check_p256_pair(const be32& xb, const be32& yb) {
     portable::sqr(r, x);
     adx::sqr(r4, x4);
     EXPECT_EQ(hex_of(r.v), hex_of(r4.v)) << "sqr";
+    // sqr_n (the inversion's loop, value kept in registers): one and five
+    // squarings against repeated portable squares.
+    adx::fe s4 = x4;
+    adx::sqr_n<1>(s4);
+    EXPECT_EQ(hex_of(r.v), hex_of(s4.v)) << "sqr_n<1>";
+    portable::fe q = x;
+    for (int k = 0; k < 5; ++k) portable::sqr(q, q);
+    s4 = x4;
+    adx::sqr_n<5>(s4);
+    EXPECT_EQ(hex_of(q.v), hex_of(s4.v)) << "sqr_n<5>";
     // Outputs aliasing inputs.
     adx::fe a4 = x4;
     adx::mul(a4, a4, a4);
