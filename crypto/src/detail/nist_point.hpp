@@ -430,6 +430,50 @@ struct ec_point {
     F::sub(out.y, t, yy);
   }
 
+  // dbl_jacobian_n: j = 2^n j, n doublings in a row (mul_var's windows).
+  // With a halving field the run keeps 2Y between its doublings (Y2 = 2Y,
+  // doubled once before and halved once after), so that each doubling's
+  // last subtraction gives the next one's 2Y directly: Z3 = Y2 Z,
+  // S = X Y2^2, M = 3 (X - Z^2)(X + Z^2), X3 = M^2 - 2S and
+  // 2 Y3 = 2M (3S - M^2) - Y2^4 (3S - M^2 = S - X3 taken from M^2 and 3S,
+  // not from X3). The same 4M + 4S as dbl_jacobian_half and ten additions
+  // without its halving, and one addition fewer on each of the two chains
+  // from one doubling to the next (X through M^2, 2Y through S): the runs
+  // are latency-bound chains of dependent products. The identity (1 : 1 : 0)
+  // stays itself (Y2 = 2: S = 4, M = 3, X3 = 9 - 8, 2 Y3 = 6 (12 - 9) - 16).
+  // Without a halving it is n dbl_jacobian calls.
+  template <std::size_t n>
+  static void dbl_jacobian_n(point& j, temps& w) noexcept {
+    if constexpr (requires(fe& r, const fe& a) { F::half(r, a); }) {
+      fe &y2 = w.a[0], &zz = w.a[1], &yy = w.a[2], &s = w.a[3], &t = w.a[4], &u = w.a[5], &m = w.a[6];
+      fe &msq = w.b[0], &u2 = w.b[1], &s3 = w.b[2];
+      F::add(y2, j.y, j.y);
+      for (std::size_t i = 0; i < n; ++i) {
+        F::sqr(zz, j.z);
+        F::sqr(yy, y2);       // 4 Y^2
+        F::mul(s, j.x, yy);   // S = 4 X Y^2
+        F::sub(t, j.x, zz);
+        F::add(u, j.x, zz);
+        F::mul(m, t, u);
+        F::mul(j.z, y2, j.z);  // Z3 = 2 Y Z (zz already taken)
+        F::add(t, m, m);
+        F::add(m, t, m);       // M = 3 (X - Z^2)(X + Z^2)
+        F::sqr(yy, yy);        // 16 Y^4
+        F::sqr(msq, m);
+        F::add(u2, s, s);
+        F::sub(j.x, msq, u2);  // X3 = M^2 - 2S (X read above for the last time)
+        F::add(s3, u2, s);
+        F::sub(t, s3, msq);    // S - X3 = 3S - M^2
+        F::add(u, m, m);
+        F::mul(t, u, t);       // 2M (S - X3)
+        F::sub(y2, t, yy);     // 2 Y3
+      }
+      F::half(j.y, y2);
+    } else {
+      for (std::size_t i = 0; i < n; ++i) dbl_jacobian(j, j, w);
+    }
+  }
+
   // add_mixed_jacobian: j += q for affine q, in Jacobian coordinates
   // (Bernstein-Lange "madd-2007-bl", 7M + 4S, against the complete mixed
   // addition's 11M + 2 multiplications by b and twice the additions), in

@@ -120,11 +120,7 @@ struct ec : ec_point<Curve> {
     cmov(s.j.x, k().one, s.zero);
     cmov(s.j.y, k().one, s.zero);
     for (std::size_t w = SW - 1; w-- > 0;) {
-      dbl_jacobian(s.j, s.j, s.w);
-      dbl_jacobian(s.j, s.j, s.w);
-      dbl_jacobian(s.j, s.j, s.w);
-      dbl_jacobian(s.j, s.j, s.w);
-      dbl_jacobian(s.j, s.j, s.w);
+      base_t::template dbl_jacobian_n<5>(s.j, s.w);
       s.d = signed_digit<5>(s.neg, k_be, w);
       select(s.t, s.table, 16, s.d - 1);  // d = 0 wraps to no entry
       F::sub(s.ny, fe{}, s.t.y);
