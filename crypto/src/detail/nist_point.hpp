@@ -430,6 +430,17 @@ struct ec_point {
     F::sub(out.y, t, yy);
   }
 
+  // add_for_product: a + b where the sum only feeds products or the first
+  // operand of a subtraction whose difference feeds products: the field's
+  // add_lazy (not fully reduced, see p256_field_adx.hpp) when it has one.
+  static inline void add_for_product(fe& out, const fe& a, const fe& b) noexcept {
+    if constexpr (requires(fe& r, const fe& x) { F::add_lazy(r, x, x); }) {
+      F::add_lazy(out, a, b);
+    } else {
+      F::add(out, a, b);
+    }
+  }
+
   // dbl_jacobian_n: j = 2^n j, n doublings in a row (mul_var's windows).
   // With a halving field the run keeps 2Y between its doublings (Y2 = 2Y,
   // doubled once before and halved once after), so that each doubling's
@@ -453,7 +464,7 @@ struct ec_point {
         F::sqr(yy, y2);       // 4 Y^2
         F::mul(s, j.x, yy);   // S = 4 X Y^2
         F::sub(t, j.x, zz);
-        F::add(u, j.x, zz);
+        add_for_product(u, j.x, zz);  // only into the product
         F::mul(m, t, u);
         F::mul(j.z, y2, j.z);  // Z3 = 2 Y Z (zz already taken)
         F::add(t, m, m);
@@ -462,9 +473,9 @@ struct ec_point {
         F::sqr(msq, m);
         F::add(u2, s, s);
         F::sub(j.x, msq, u2);  // X3 = M^2 - 2S (X read above for the last time)
-        F::add(s3, u2, s);
-        F::sub(t, s3, msq);    // S - X3 = 3S - M^2
-        F::add(u, m, m);
+        add_for_product(s3, u2, s);
+        F::sub(t, s3, msq);    // S - X3 = 3S - M^2, only into the product
+        add_for_product(u, m, m);
         F::mul(t, u, t);       // 2M (S - X3)
         F::sub(y2, t, yy);     // 2 Y3
       }

@@ -362,6 +362,39 @@ struct p256_adx_field {
     out.v[3] = t3;
   }
 
+  // add_lazy: a + b for a product's input, or sub's first operand, only:
+  // the result is a + b mod p but below 2^256, not always below p (p is
+  // subtracted, under the carry as a mask, only when the sum reaches
+  // 2^256). mul and sqr take any 256-bit inputs (their REDC output is
+  // below 2^256 + p < 2p before its one subtraction, so fully reduced);
+  // sub(a, b) with such an a and b below p gives a - b or a - b + p, below
+  // 2^256 again. At least one of a and b must be below p (the sum then ends
+  // below 2^256 + p, and one subtraction fits it). Twelve instructions,
+  // against add's twenty.
+  [[gnu::always_inline]] static inline void add_lazy(fe& out, const fe& a, const fe& b) noexcept {
+    std::uint64_t t0 = a.v[0], t1 = a.v[1], t2 = a.v[2], t3 = a.v[3], m, k1, k3;
+    asm("addq 0(%[pb]), %[t0]\n\t"
+        "adcq 8(%[pb]), %[t1]\n\t"
+        "adcq 16(%[pb]), %[t2]\n\t"
+        "adcq 24(%[pb]), %[t3]\n\t"
+        "sbbq %[m], %[m]\n\t"
+        "movl %k[m], %k[k1]\n\t"
+        "movabsq %[p3], %[k3]\n\t"
+        "andq %[m], %[k3]\n\t"
+        "subq %[m], %[t0]\n\t"
+        "sbbq %[k1], %[t1]\n\t"
+        "sbbq $0, %[t2]\n\t"
+        "sbbq %[k3], %[t3]\n\t"
+        : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [m] "=&r"(m), [k1] "=&r"(k1),
+          [k3] "=&r"(k3)
+        : [pb] "r"(b.v), "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(b.v)), [p3] "i"(p3)
+        : "cc");
+    out.v[0] = t0;
+    out.v[1] = t1;
+    out.v[2] = t2;
+    out.v[3] = t3;
+  }
+
   // sub: a - b, and p added back when it borrowed: the borrow as a mask
   // m (sbb), p's limbs under it (p0 = m, p1 = the low half of m, p2 = 0,
   // p3 & m) added in one chain. Twelve instructions, where copying the
