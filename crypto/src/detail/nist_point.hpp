@@ -636,19 +636,19 @@ struct ec_point {
     // u1 and s1 may be j.x and j.y (the mixed case): copied before j changes.
     u1c = u1;
     s1c = s1;
-    F::add(r, r, r);
+    add_for_product(r, r, r);  // r only feeds products below
     F::sqr(hh, h);
     F::add(i, hh, hh);
-    F::add(i, i, i);
+    add_for_product(i, i, i);  // 4 H^2, only into products
     F::mul(jj, h, i);
     F::mul(v, u1c, i);
     if (z2 == nullptr) {
-      F::add(t, j.z, h);
+      add_for_product(t, j.z, h);
       F::sqr(t, t);
       F::sub(t, t, z1z1);
       F::sub(j.z, t, hh);
     } else {
-      F::add(t, j.z, *z2);
+      add_for_product(t, j.z, *z2);
       F::sqr(t, t);
       F::sub(t, t, z1z1);
       F::sub(t, t, *z2z2);
