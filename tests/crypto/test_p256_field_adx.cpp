@@ -68,6 +68,21 @@ std::string hex_of(const std::uint64_t* v) {
   return buf;
 }
 
+// p256_adx_plus_p: hex_of(v + p) for v below p, or "" when v + p reaches
+// 2^256 (no 256-bit value can equal it then).
+std::string p256_adx_plus_p(const std::uint64_t* v) {
+  static constexpr std::uint64_t p[4] = {~0ULL, 0xffffffffULL, 0, 0xffffffff00000001ULL};
+  __extension__ using u128 = unsigned __int128;
+  std::uint64_t s[4];
+  u128 c = 0;
+  for (int i = 0; i < 4; ++i) {
+    c += static_cast<u128>(v[i]) + p[i];
+    s[i] = static_cast<std::uint64_t>(c);
+    c >>= 64;
+  }
+  return c != 0 ? std::string() : hex_of(s);
+}
+
 // check_p256_pair runs every operation on (x, y) in both fields and compares.
 void check_p256_pair(const be32& xb, const be32& yb) {
   SCOPED_TRACE("x = " + test::to_hex(xb) + ", y = " + test::to_hex(yb));
@@ -99,6 +114,17 @@ void check_p256_pair(const be32& xb, const be32& yb) {
       portable::add(r, x, y);
       adx::add(r4, x4, y4);
       EXPECT_EQ(hex_of(r.v), hex_of(r4.v)) << "add";
+      // add_lazy: the sum or the sum plus p (below 2^256), and then, as
+      // sub's first operand, a difference of the same kind.
+      portable::add(r, x, y);
+      adx::fe l4;
+      adx::add_lazy(l4, x4, y4);
+      EXPECT_TRUE(hex_of(l4.v) == hex_of(r.v) || hex_of(l4.v) == p256_adx_plus_p(r.v)) << "add_lazy";
+      adx::fe ld4;
+      portable::fe d;
+      portable::sub(d, r, y);
+      adx::sub(ld4, l4, y4);
+      EXPECT_TRUE(hex_of(ld4.v) == hex_of(d.v) || hex_of(ld4.v) == p256_adx_plus_p(d.v)) << "sub of add_lazy";
       portable::sub(r, x, y);
       adx::sub(r4, x4, y4);
       EXPECT_EQ(hex_of(r.v), hex_of(r4.v)) << "sub";
@@ -121,6 +147,16 @@ void check_p256_pair(const be32& xb, const be32& yb) {
     portable::sqr(r, x);
     adx::sqr(r4, x4);
     EXPECT_EQ(hex_of(r.v), hex_of(r4.v)) << "sqr";
+    // sqr_n (the inversion's loop, value kept in registers): one and five
+    // squarings against repeated portable squares.
+    adx::fe s4 = x4;
+    adx::sqr_n<1>(s4);
+    EXPECT_EQ(hex_of(r.v), hex_of(s4.v)) << "sqr_n<1>";
+    portable::fe q = x;
+    for (int k = 0; k < 5; ++k) portable::sqr(q, q);
+    s4 = x4;
+    adx::sqr_n<5>(s4);
+    EXPECT_EQ(hex_of(q.v), hex_of(s4.v)) << "sqr_n<5>";
     // Outputs aliasing inputs.
     adx::fe a4 = x4;
     adx::mul(a4, a4, a4);

@@ -207,6 +207,17 @@ struct ec_point {
     for (int i = 0; i < n; ++i) F::sqr(r, r);
   }
 
+  // sqr_times: r = r^(2^n), by the field's own loop when it has one (the
+  // P-256 mulx field's sqr_n keeps the value in registers), else sqr_n.
+  template <int n>
+  static inline void sqr_times(fe& r) noexcept {
+    if constexpr (requires(fe& x) { F::template sqr_n<n>(x); }) {
+      F::template sqr_n<n>(r);
+    } else {
+      sqr_n(r, n);
+    }
+  }
+
   // invert_p521: a^(p-2) for p = 2^521 - 1, by the chain of
   // x_k = a^(2^k - 1) (x_2k = x_k^(2^k) x_k): p - 2 = 4 (2^519 - 1) + 1, so
   // 13 multiplications where the 4-bit windows take about 130 (the
@@ -257,30 +268,30 @@ struct ec_point {
     F::sqr(s.t, s.x2);
     F::mul(s.x3, s.t, a);
     s.t = s.x3;
-    sqr_n(s.t, 3);
+    sqr_times<3>(s.t);
     F::mul(s.x6, s.t, s.x3);
     s.t = s.x6;
-    sqr_n(s.t, 6);
+    sqr_times<6>(s.t);
     F::mul(s.x12, s.t, s.x6);
     s.t = s.x12;
-    sqr_n(s.t, 3);
+    sqr_times<3>(s.t);
     F::mul(s.x15, s.t, s.x3);
     s.t = s.x15;
-    sqr_n(s.t, 15);
+    sqr_times<15>(s.t);
     F::mul(s.x30, s.t, s.x15);
     s.t = s.x30;
-    sqr_n(s.t, 2);
+    sqr_times<2>(s.t);
     F::mul(s.x32, s.t, s.x2);
     s.t = s.x32;
-    sqr_n(s.t, 32);
+    sqr_times<32>(s.t);
     F::mul(s.t, s.t, a);
-    sqr_n(s.t, 128);
+    sqr_times<128>(s.t);
     F::mul(s.t, s.t, s.x32);
-    sqr_n(s.t, 32);
+    sqr_times<32>(s.t);
     F::mul(s.t, s.t, s.x32);
-    sqr_n(s.t, 30);
+    sqr_times<30>(s.t);
     F::mul(s.t, s.t, s.x30);
-    sqr_n(s.t, 2);
+    sqr_times<2>(s.t);
     F::mul(out, s.t, a);
     ct::wipe_object(s);
   }
@@ -419,6 +430,61 @@ struct ec_point {
     F::sub(out.y, t, yy);
   }
 
+  // add_for_product: a + b where the sum only feeds products or the first
+  // operand of a subtraction whose difference feeds products: the field's
+  // add_lazy (not fully reduced, see p256_field_adx.hpp) when it has one.
+  static inline void add_for_product(fe& out, const fe& a, const fe& b) noexcept {
+    if constexpr (requires(fe& r, const fe& x) { F::add_lazy(r, x, x); }) {
+      F::add_lazy(out, a, b);
+    } else {
+      F::add(out, a, b);
+    }
+  }
+
+  // dbl_jacobian_n: j = 2^n j, n doublings in a row (mul_var's windows).
+  // With a halving field the run keeps 2Y between its doublings (Y2 = 2Y,
+  // doubled once before and halved once after), so that each doubling's
+  // last subtraction gives the next one's 2Y directly: Z3 = Y2 Z,
+  // S = X Y2^2, M = 3 (X - Z^2)(X + Z^2), X3 = M^2 - 2S and
+  // 2 Y3 = 2M (3S - M^2) - Y2^4 (3S - M^2 = S - X3 taken from M^2 and 3S,
+  // not from X3). The same 4M + 4S as dbl_jacobian_half and ten additions
+  // without its halving, and one addition fewer on each of the two chains
+  // from one doubling to the next (X through M^2, 2Y through S): the runs
+  // are latency-bound chains of dependent products. The identity (1 : 1 : 0)
+  // stays itself (Y2 = 2: S = 4, M = 3, X3 = 9 - 8, 2 Y3 = 6 (12 - 9) - 16).
+  // Without a halving it is n dbl_jacobian calls.
+  template <std::size_t n>
+  static void dbl_jacobian_n(point& j, temps& w) noexcept {
+    if constexpr (requires(fe& r, const fe& a) { F::half(r, a); }) {
+      fe &y2 = w.a[0], &zz = w.a[1], &yy = w.a[2], &s = w.a[3], &t = w.a[4], &u = w.a[5], &m = w.a[6];
+      fe &msq = w.b[0], &u2 = w.b[1], &s3 = w.b[2];
+      F::add(y2, j.y, j.y);
+      for (std::size_t i = 0; i < n; ++i) {
+        F::sqr(zz, j.z);
+        F::sqr(yy, y2);       // 4 Y^2
+        F::mul(s, j.x, yy);   // S = 4 X Y^2
+        F::sub(t, j.x, zz);
+        add_for_product(u, j.x, zz);  // only into the product
+        F::mul(m, t, u);
+        F::mul(j.z, y2, j.z);  // Z3 = 2 Y Z (zz already taken)
+        F::add(t, m, m);
+        F::add(m, t, m);       // M = 3 (X - Z^2)(X + Z^2)
+        F::sqr(yy, yy);        // 16 Y^4
+        F::sqr(msq, m);
+        F::add(u2, s, s);
+        F::sub(j.x, msq, u2);  // X3 = M^2 - 2S (X read above for the last time)
+        add_for_product(s3, u2, s);
+        F::sub(t, s3, msq);    // S - X3 = 3S - M^2, only into the product
+        add_for_product(u, m, m);
+        F::mul(t, u, t);       // 2M (S - X3)
+        F::sub(y2, t, yy);     // 2 Y3
+      }
+      F::half(j.y, y2);
+    } else {
+      for (std::size_t i = 0; i < n; ++i) dbl_jacobian(j, j, w);
+    }
+  }
+
   // add_mixed_jacobian: j += q for affine q, in Jacobian coordinates
   // (Bernstein-Lange "madd-2007-bl", 7M + 4S, against the complete mixed
   // addition's 11M + 2 multiplications by b and twice the additions), in
@@ -441,25 +507,39 @@ struct ec_point {
     cmov(j.z, k().one, inf);
   }
 
+  // A Jacobian point with Z^2 and Z^3 kept beside it: the entries of
+  // mul_var's table, which every window adds, so their two powers of Z are
+  // computed once (cache_entry) instead of once per addition.
+  struct jentry {
+    fe x, y, z, zz, zzz;
+  };
+
+  // cache_entry: e = p with Z^2 and Z^3.
+  static void cache_entry(jentry& e, const point& p) noexcept {
+    e.x = p.x;
+    e.y = p.y;
+    e.z = p.z;
+    F::sqr(e.zz, p.z);
+    F::mul(e.zzz, e.zz, p.z);
+  }
+
   // add_jacobian: j += q for Jacobian q, in constant time (Cohen-Miyaji-Ono
-  // "add-1998-cmo-2" in the Explicit-Formulas Database, 12M + 4S: H =
-  // U2 - U1, R = S2 - S1, X3 = R^2 - H^3 - 2 U1 H^2, Y3 = R (U1 H^2 - X3) -
-  // S1 H^3, Z3 = Z1 Z2 H). As many products as "add-2007-bl" (11M + 5S)
-  // but seven additions instead of thirteen. Not complete, like
-  // add_mixed_jacobian: the caller guarantees that j is neither q nor -q,
-  // and that q is not the identity, unless j is the identity, which takes q
-  // by a masked move. mul_var shows why its sums never meet those cases.
-  // q must not alias j.
-  static void add_jacobian(point& j, const point& q, temps& w) noexcept {
+  // "add-1998-cmo-2" in the Explicit-Formulas Database: H = U2 - U1,
+  // R = S2 - S1, X3 = R^2 - H^3 - 2 U1 H^2, Y3 = R (U1 H^2 - X3) - S1 H^3,
+  // Z3 = Z1 Z2 H), with q's Z^2 and Z^3 given (jentry): 11M + 3S, against
+  // 12M + 4S with them computed and 11M + 5S for "add-2007-bl", and seven
+  // additions instead of thirteen. Not complete, like add_mixed_jacobian:
+  // the caller guarantees that j is neither q nor -q, and that q is not the
+  // identity, unless j is the identity, which takes q by a masked move.
+  // mul_var shows why its sums never meet those cases. q must not alias j.
+  static void add_jacobian(point& j, const jentry& q, temps& w) noexcept {
     const std::uint64_t inf = F::zero_mask(j.z);
-    fe &z1z1 = w.a[0], &z2z2 = w.a[1], &u1 = w.a[2], &u2 = w.a[3], &s1 = w.a[4], &s2 = w.a[5], &t = w.a[6];
+    fe &z1z1 = w.a[0], &u1 = w.a[2], &u2 = w.a[3], &s1 = w.a[4], &s2 = w.a[5], &t = w.a[6];
     fe &hh = w.b[0], &hhh = w.b[1], &v = w.b[2];
     F::sqr(z1z1, j.z);
-    F::sqr(z2z2, q.z);
-    F::mul(u1, j.x, z2z2);
+    F::mul(u1, j.x, q.zz);
     F::mul(u2, q.x, z1z1);
-    F::mul(t, q.z, z2z2);
-    F::mul(s1, j.y, t);
+    F::mul(s1, j.y, q.zzz);
     F::mul(t, j.z, z1z1);
     F::mul(s2, q.y, t);
     F::sub(u2, u2, u1);  // H
@@ -556,19 +636,19 @@ struct ec_point {
     // u1 and s1 may be j.x and j.y (the mixed case): copied before j changes.
     u1c = u1;
     s1c = s1;
-    F::add(r, r, r);
+    add_for_product(r, r, r);  // r only feeds products below
     F::sqr(hh, h);
     F::add(i, hh, hh);
-    F::add(i, i, i);
+    add_for_product(i, i, i);  // 4 H^2, only into products
     F::mul(jj, h, i);
     F::mul(v, u1c, i);
     if (z2 == nullptr) {
-      F::add(t, j.z, h);
+      add_for_product(t, j.z, h);
       F::sqr(t, t);
       F::sub(t, t, z1z1);
       F::sub(j.z, t, hh);
     } else {
-      F::add(t, j.z, *z2);
+      add_for_product(t, j.z, *z2);
       F::sqr(t, t);
       F::sub(t, t, z1z1);
       F::sub(t, t, *z2z2);

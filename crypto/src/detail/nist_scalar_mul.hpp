@@ -74,8 +74,9 @@ struct ec : ec_point<Curve> {
   }
 
   // mul_var: out = k * P (projective) with signed 5-bit windows: a table
-  // of P..16P in Jacobian coordinates, then for every window five
-  // doublings and one addition of the entry selected in constant time,
+  // of P..16P in Jacobian coordinates (with their Z^2 and Z^3, jentry),
+  // then for every window five doublings and one addition of the entry
+  // selected in constant time,
   // negated by a masked move when the digit is negative; a zero digit
   // selects nothing (all-zero limbs) and its sum is discarded by mask.
   //
@@ -97,9 +98,12 @@ struct ec : ec_point<Curve> {
   static void mul_var(point& out, const std::uint8_t* k_be, const affine& p) noexcept {
     constexpr std::size_t SW = signed_windows<5>;
     static_assert(SW >= 2);
+    using jentry = typename base_t::jentry;
     struct state {
       point table[16];  // Jacobian (j + 1) P
-      point j, t, keep, r;
+      jentry cached[16];  // the same with Z^2 and Z^3
+      jentry t;
+      point j, tp, keep, r;
       fe ny;
       temps w;  // the formulas' temporaries, wiped with the rest
       std::uint64_t neg, d, zero;
@@ -113,6 +117,7 @@ struct ec : ec_point<Curve> {
         base_t::add_mixed_jacobian(s.table[i], p, s.w);  // (i + 1) P = i P + P
       }
     }
+    for (std::size_t i = 0; i < 16; ++i) base_t::cache_entry(s.cached[i], s.table[i]);
     // The top digit is >= 0; zero selects nothing, made the identity.
     s.d = signed_digit<5>(s.neg, k_be, SW - 1);
     select(s.j, s.table, 16, s.d - 1);
@@ -120,13 +125,9 @@ struct ec : ec_point<Curve> {
     cmov(s.j.x, k().one, s.zero);
     cmov(s.j.y, k().one, s.zero);
     for (std::size_t w = SW - 1; w-- > 0;) {
-      dbl_jacobian(s.j, s.j, s.w);
-      dbl_jacobian(s.j, s.j, s.w);
-      dbl_jacobian(s.j, s.j, s.w);
-      dbl_jacobian(s.j, s.j, s.w);
-      dbl_jacobian(s.j, s.j, s.w);
+      base_t::template dbl_jacobian_n<5>(s.j, s.w);
       s.d = signed_digit<5>(s.neg, k_be, w);
-      select(s.t, s.table, 16, s.d - 1);  // d = 0 wraps to no entry
+      select(s.t, s.cached, 16, s.d - 1);  // d = 0 wraps to no entry
       F::sub(s.ny, fe{}, s.t.y);
       cmov(s.t.y, s.ny, s.neg);
       s.zero = ct::mask_if_zero(s.d);
@@ -140,7 +141,8 @@ struct ec : ec_point<Curve> {
         // Both to projective: (X Z : Y : Z^3); a zero digit's entry becomes
         // (0 : 1 : 0), the identity, which the complete addition takes.
         from_jacobian(s.r, s.j, s.w);
-        from_jacobian(s.keep, s.t, s.w);
+        s.tp = point{s.t.x, s.t.y, s.t.z};
+        from_jacobian(s.keep, s.tp, s.w);
         cmov(s.keep.y, k().one, s.zero);
         add(s.r, s.r, s.keep, s.w);
       }

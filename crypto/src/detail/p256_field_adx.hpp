@@ -25,6 +25,30 @@
 #include <cstddef>
 #include <cstdint>
 
+// One REDC row (see reduce): m = t_i is the row's multiplier, n1..n4 the
+// four limbs above it, pend the addition of the previous row's pending carry
+// into the high product word (empty for row 0); rdx holds p3. Named operands
+// t0..t7, lo, hi and a are expected in the including asm block, so reduce and
+// sqr_n run the same four rows.
+#define SW_P256_REDC_ROW(m, pend, n1, n2, n3, n4) \
+  "mulxq %[" #m "], %[lo], %[hi]\n\t" pend \
+  "movq %[" #m "], %[a]\n\t" \
+  "shlq $32, %[a]\n\t" \
+  "shrq $32, %[" #m "]\n\t" \
+  "addq %[a], %[" #n1 "]\n\t" \
+  "adcq %[" #m "], %[" #n2 "]\n\t" \
+  "adcq %[lo], %[" #n3 "]\n\t" \
+  "adcq %[hi], %[" #n4 "]\n\t" \
+  "movl $0, %k[" #m "]\n\t" \
+  "adcq $0, %[" #m "]\n\t"
+// The four rows: each row's carry out of its top limb waits in its own
+// multiplier's register and joins the next row; row 3's carry (bit 512) stays in t3.
+#define SW_P256_REDC_ROWS \
+  SW_P256_REDC_ROW(t0, "", t1, t2, t3, t4) \
+  SW_P256_REDC_ROW(t1, "addq %[t0], %[hi]\n\t", t2, t3, t4, t5) \
+  SW_P256_REDC_ROW(t2, "addq %[t1], %[hi]\n\t", t3, t4, t5, t6) \
+  SW_P256_REDC_ROW(t3, "addq %[t2], %[hi]\n\t", t4, t5, t6, t7)
+
 namespace sealwire::crypto::detail {
 namespace {
 
@@ -48,54 +72,8 @@ struct p256_adx_field {
                                                    std::uint64_t t3, std::uint64_t t4, std::uint64_t t5,
                                                    std::uint64_t t6, std::uint64_t t7) noexcept {
     std::uint64_t lo, hi, a;
-    asm("movabsq %[p3], %%rdx\n\t"
-        // row 0: m = t0
-        "mulxq %[t0], %[lo], %[hi]\n\t"
-        "movq %[t0], %[a]\n\t"
-        "shlq $32, %[a]\n\t"
-        "shrq $32, %[t0]\n\t"
-        "addq %[a], %[t1]\n\t"
-        "adcq %[t0], %[t2]\n\t"
-        "adcq %[lo], %[t3]\n\t"
-        "adcq %[hi], %[t4]\n\t"
-        "movl $0, %k[t0]\n\t"
-        "adcq $0, %[t0]\n\t"
-        // row 1: m = t1, pending carry in t0
-        "mulxq %[t1], %[lo], %[hi]\n\t"
-        "addq %[t0], %[hi]\n\t"
-        "movq %[t1], %[a]\n\t"
-        "shlq $32, %[a]\n\t"
-        "shrq $32, %[t1]\n\t"
-        "addq %[a], %[t2]\n\t"
-        "adcq %[t1], %[t3]\n\t"
-        "adcq %[lo], %[t4]\n\t"
-        "adcq %[hi], %[t5]\n\t"
-        "movl $0, %k[t1]\n\t"
-        "adcq $0, %[t1]\n\t"
-        // row 2: m = t2, pending carry in t1
-        "mulxq %[t2], %[lo], %[hi]\n\t"
-        "addq %[t1], %[hi]\n\t"
-        "movq %[t2], %[a]\n\t"
-        "shlq $32, %[a]\n\t"
-        "shrq $32, %[t2]\n\t"
-        "addq %[a], %[t3]\n\t"
-        "adcq %[t2], %[t4]\n\t"
-        "adcq %[lo], %[t5]\n\t"
-        "adcq %[hi], %[t6]\n\t"
-        "movl $0, %k[t2]\n\t"
-        "adcq $0, %[t2]\n\t"
-        // row 3: m = t3, pending carry in t2; its own carry (bit 512) in t3
-        "mulxq %[t3], %[lo], %[hi]\n\t"
-        "addq %[t2], %[hi]\n\t"
-        "movq %[t3], %[a]\n\t"
-        "shlq $32, %[a]\n\t"
-        "shrq $32, %[t3]\n\t"
-        "addq %[a], %[t4]\n\t"
-        "adcq %[t3], %[t5]\n\t"
-        "adcq %[lo], %[t6]\n\t"
-        "adcq %[hi], %[t7]\n\t"
-        "movl $0, %k[t3]\n\t"
-        "adcq $0, %[t3]\n\t"
+    asm("movabsq %[p3], %%rdx\n\t"  //
+        SW_P256_REDC_ROWS
         // (t3:t7..t4) - p into t0, t1, t2, a; keep the difference unless it borrows.
         "movl $0xffffffff, %k[lo]\n\t"
         "movq %[t4], %[t0]\n\t"
@@ -254,6 +232,101 @@ struct p256_adx_field {
     reduce(out, t0, t1, t2, t3, t4, t5, t6, t7);
   }
 
+  // sqr_n: r = r^(2^n) for n >= 1 (a template parameter: a zero count would
+  // loop 2^64 times), the runs of squarings of the inversion. One loop in
+  // one asm block keeps the value in registers from one squaring to the
+  // next: the run is a chain of dependent squarings, and a store and reload
+  // per squaring would sit on its critical path. The steps are sqr's, then
+  // reduce's rows (SW_P256_REDC_ROWS); the operands are named for their role
+  // in the reduction, so the value lives in t0, hi, a and t7 (limbs 0..3)
+  // between squarings, and each square's high half lands in the register of
+  // the limb it came from. Thirteen registers.
+  template <int n>
+  [[gnu::always_inline]] static inline void sqr_n(fe& r) noexcept {
+    static_assert(n >= 1);
+    std::uint64_t t0 = r.v[0], hi = r.v[1], a = r.v[2], t7 = r.v[3];
+    std::uint64_t t1, t2, t3, t4, t5, t6, lo;
+    auto count = static_cast<std::uint64_t>(n);
+    asm("1:\n\t"
+        // cross products a_i a_j (i < j) at t1..t6
+        "movq %[t0], %%rdx\n\t"
+        "mulxq %[hi], %[t1], %[t2]\n\t"
+        "mulxq %[a], %[lo], %[t3]\n\t"
+        "addq %[lo], %[t2]\n\t"
+        "mulxq %[t7], %[lo], %[t4]\n\t"
+        "adcq %[lo], %[t3]\n\t"
+        "adcq $0, %[t4]\n\t"
+        "movq %[hi], %%rdx\n\t"
+        "xorl %k[lo], %k[lo]\n\t"
+        "mulxq %[a], %[lo], %[t5]\n\t"
+        "adcxq %[lo], %[t3]\n\t"
+        "adoxq %[t5], %[t4]\n\t"
+        "mulxq %[t7], %[lo], %[t5]\n\t"
+        "adcxq %[lo], %[t4]\n\t"
+        "movl $0, %k[lo]\n\t"
+        "adcxq %[lo], %[t5]\n\t"
+        "adoxq %[lo], %[t5]\n\t"
+        "movq %[a], %%rdx\n\t"
+        "mulxq %[t7], %[lo], %[t6]\n\t"
+        "addq %[lo], %[t5]\n\t"
+        "adcq $0, %[t6]\n\t"
+        // double t1..t6 (CF, carry into t7) and add the squares (OF); the
+        // square of limb i goes to that limb's register (t0 keeps a0^2's
+        // low half, t7 ends as the top limb).
+        "xorl %k[lo], %k[lo]\n\t"
+        "movq %[t0], %%rdx\n\t"
+        "mulxq %%rdx, %[t0], %[lo]\n\t"
+        "adcxq %[t1], %[t1]\n\t"
+        "adoxq %[lo], %[t1]\n\t"
+        "movq %[hi], %%rdx\n\t"
+        "mulxq %%rdx, %[lo], %[hi]\n\t"
+        "adcxq %[t2], %[t2]\n\t"
+        "adoxq %[lo], %[t2]\n\t"
+        "adcxq %[t3], %[t3]\n\t"
+        "adoxq %[hi], %[t3]\n\t"
+        "movq %[a], %%rdx\n\t"
+        "mulxq %%rdx, %[lo], %[a]\n\t"
+        "adcxq %[t4], %[t4]\n\t"
+        "adoxq %[lo], %[t4]\n\t"
+        "adcxq %[t5], %[t5]\n\t"
+        "adoxq %[a], %[t5]\n\t"
+        "movq %[t7], %%rdx\n\t"
+        "mulxq %%rdx, %[lo], %[t7]\n\t"
+        "adcxq %[t6], %[t6]\n\t"
+        "adoxq %[lo], %[t6]\n\t"
+        "movl $0, %k[lo]\n\t"
+        "adcxq %[lo], %[t7]\n\t"
+        "adoxq %[lo], %[t7]\n\t"
+        // reduce: the four rows, then (t3:t7..t4) - p into t0, hi, a, t1,
+        // and the sum kept (cmovc) where it borrows.
+        "movabsq %[p3], %%rdx\n\t"  //
+        SW_P256_REDC_ROWS
+        "movl $0xffffffff, %k[lo]\n\t"
+        "movq %[t4], %[t0]\n\t"
+        "movq %[t5], %[hi]\n\t"
+        "movq %[t6], %[a]\n\t"
+        "movq %[t7], %[t1]\n\t"
+        "subq $-1, %[t0]\n\t"
+        "sbbq %[lo], %[hi]\n\t"
+        "sbbq $0, %[a]\n\t"
+        "sbbq %%rdx, %[t1]\n\t"
+        "sbbq $0, %[t3]\n\t"
+        "cmovcq %[t4], %[t0]\n\t"
+        "cmovcq %[t5], %[hi]\n\t"
+        "cmovcq %[t6], %[a]\n\t"
+        "cmovncq %[t1], %[t7]\n\t"
+        "subq $1, %[n]\n\t"
+        "jnz 1b\n\t"
+        : [t0] "+&r"(t0), [hi] "+&r"(hi), [a] "+&r"(a), [t7] "+&r"(t7), [t1] "=&r"(t1), [t2] "=&r"(t2),
+          [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5), [t6] "=&r"(t6), [lo] "=&r"(lo), [n] "+&r"(count)
+        : [p3] "i"(p3)
+        : "rdx", "cc");
+    r.v[0] = t0;
+    r.v[1] = hi;
+    r.v[2] = a;
+    r.v[3] = t7;
+  }
+
   // add: a + b (below 2p, a carry bit c above the four limbs), then the
   // difference with p kept unless (c:sum) - p borrows.
   [[gnu::always_inline]] static inline void add(fe& out, const fe& a, const fe& b) noexcept {
@@ -289,32 +362,59 @@ struct p256_adx_field {
     out.v[3] = t3;
   }
 
-  // sub: a - b, and p added back when it borrowed (the sum taken always,
-  // kept by cmov on the saved borrow).
+  // add_lazy: a + b for a product's input, or sub's first operand, only:
+  // the result is a + b mod p but below 2^256, not always below p (p is
+  // subtracted, under the carry as a mask, only when the sum reaches
+  // 2^256). mul and sqr take any 256-bit inputs (their REDC output is
+  // below 2^256 + p < 2p before its one subtraction, so fully reduced);
+  // sub(a, b) with such an a and b below p gives a - b or a - b + p, below
+  // 2^256 again. At least one of a and b must be below p (the sum then ends
+  // below 2^256 + p, and one subtraction fits it). Twelve instructions,
+  // against add's twenty.
+  [[gnu::always_inline]] static inline void add_lazy(fe& out, const fe& a, const fe& b) noexcept {
+    std::uint64_t t0 = a.v[0], t1 = a.v[1], t2 = a.v[2], t3 = a.v[3], m, k1, k3;
+    asm("addq 0(%[pb]), %[t0]\n\t"
+        "adcq 8(%[pb]), %[t1]\n\t"
+        "adcq 16(%[pb]), %[t2]\n\t"
+        "adcq 24(%[pb]), %[t3]\n\t"
+        "sbbq %[m], %[m]\n\t"
+        "movl %k[m], %k[k1]\n\t"
+        "movabsq %[p3], %[k3]\n\t"
+        "andq %[m], %[k3]\n\t"
+        "subq %[m], %[t0]\n\t"
+        "sbbq %[k1], %[t1]\n\t"
+        "sbbq $0, %[t2]\n\t"
+        "sbbq %[k3], %[t3]\n\t"
+        : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [m] "=&r"(m), [k1] "=&r"(k1),
+          [k3] "=&r"(k3)
+        : [pb] "r"(b.v), "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(b.v)), [p3] "i"(p3)
+        : "cc");
+    out.v[0] = t0;
+    out.v[1] = t1;
+    out.v[2] = t2;
+    out.v[3] = t3;
+  }
+
+  // sub: a - b, and p added back when it borrowed: the borrow as a mask
+  // m (sbb), p's limbs under it (p0 = m, p1 = the low half of m, p2 = 0,
+  // p3 & m) added in one chain. Twelve instructions, where copying the
+  // difference, adding p and choosing by cmov took twenty.
   [[gnu::always_inline]] static inline void sub(fe& out, const fe& a, const fe& b) noexcept {
-    std::uint64_t t0 = a.v[0], t1 = a.v[1], t2 = a.v[2], t3 = a.v[3], s0, s1, s2, s3, c, k1;
+    std::uint64_t t0 = a.v[0], t1 = a.v[1], t2 = a.v[2], t3 = a.v[3], m, k1, k3;
     asm("subq 0(%[pb]), %[t0]\n\t"
         "sbbq 8(%[pb]), %[t1]\n\t"
         "sbbq 16(%[pb]), %[t2]\n\t"
         "sbbq 24(%[pb]), %[t3]\n\t"
-        "sbbq %[c], %[c]\n\t"
-        "movl $0xffffffff, %k[k1]\n\t"
-        "movq %[t0], %[s0]\n\t"
-        "movq %[t1], %[s1]\n\t"
-        "movq %[t2], %[s2]\n\t"
-        "movq %[t3], %[s3]\n\t"
-        "addq $-1, %[s0]\n\t"
-        "adcq %[k1], %[s1]\n\t"
-        "adcq $0, %[s2]\n\t"
-        "movabsq %[p3], %[k1]\n\t"
-        "adcq %[k1], %[s3]\n\t"
-        "testq %[c], %[c]\n\t"
-        "cmovnzq %[s0], %[t0]\n\t"
-        "cmovnzq %[s1], %[t1]\n\t"
-        "cmovnzq %[s2], %[t2]\n\t"
-        "cmovnzq %[s3], %[t3]\n\t"
-        : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [s0] "=&r"(s0), [s1] "=&r"(s1),
-          [s2] "=&r"(s2), [s3] "=&r"(s3), [c] "=&r"(c), [k1] "=&r"(k1)
+        "sbbq %[m], %[m]\n\t"
+        "movl %k[m], %k[k1]\n\t"
+        "movabsq %[p3], %[k3]\n\t"
+        "andq %[m], %[k3]\n\t"
+        "addq %[m], %[t0]\n\t"
+        "adcq %[k1], %[t1]\n\t"
+        "adcq $0, %[t2]\n\t"
+        "adcq %[k3], %[t3]\n\t"
+        : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [m] "=&r"(m), [k1] "=&r"(k1),
+          [k3] "=&r"(k3)
         : [pb] "r"(b.v), "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(b.v)), [p3] "i"(p3)
         : "cc");
     out.v[0] = t0;
