@@ -13,6 +13,8 @@ namespace sealwire::crypto::detail {
 
 // The assembly block loops, one per width (blake3_avx512_lanes.S).
 extern "C" {
+void sealwire_blake3_x32_blocks_avx512(const std::uint8_t* in, std::size_t stride, std::size_t blocks, void* cv,
+                                       const void* counter, const std::uint32_t flags[3]) noexcept;
 void sealwire_blake3_x16_blocks_avx512(const std::uint8_t* in, std::size_t stride, std::size_t blocks, void* cv,
                                        const void* counter, const std::uint32_t flags[3]) noexcept;
 void sealwire_blake3_x8_blocks_avx512(const std::uint8_t* in, std::size_t stride, std::size_t blocks, void* cv,
@@ -112,6 +114,28 @@ template <class L>
 }
 
 }  // namespace
+
+void blake3_hash_many_x32_avx512(const std::uint8_t* in, std::size_t n_inputs, std::size_t blocks,
+                                 const std::uint32_t key[8], std::uint64_t counter, bool increment,
+                                 std::uint32_t flags, std::uint32_t flags_start, std::uint32_t flags_end,
+                                 std::uint8_t* out) noexcept {
+  // Two sets of sixteen lanes: inputs 0-15 in cv[0..7] and counters[0..1],
+  // inputs 16-31 in cv[8..15] and counters[2..3].
+  const std::size_t stride = blocks * blake3_block_len;
+  const std::uint32_t block_flags[3] = {flags, flags_start, flags_end};
+  alignas(64) lanes16 cv[16];
+  alignas(64) lanes16 counters[4];
+  for (; n_inputs >= 32; n_inputs -= 32, in += 32 * stride, out += 32 * blake3_cv_len) {
+    for (int i = 0; i < 8; ++i) cv[i] = cv[8 + i] = lanes16::splat(key[i]);
+    lanes16::counters(counter, increment, counters[0], counters[1]);
+    lanes16::counters(increment ? counter + 16 : counter, increment, counters[2], counters[3]);
+    sealwire_blake3_x32_blocks_avx512(in, stride, blocks, cv, counters, block_flags);
+    lanes16::store_cvs(out, cv[0], cv[1], cv[2], cv[3], cv[4], cv[5], cv[6], cv[7]);
+    lanes16::store_cvs(out + 16 * blake3_cv_len, cv[8], cv[9], cv[10], cv[11], cv[12], cv[13], cv[14], cv[15]);
+    if (increment) counter += 32;
+  }
+  ct::wipe(cv, sizeof cv);
+}
 
 void blake3_hash_many_x16_avx512(const std::uint8_t* in, std::size_t n_inputs, std::size_t blocks,
                                  const std::uint32_t key[8], std::uint64_t counter, bool increment,
