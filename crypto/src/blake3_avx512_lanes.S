@@ -352,33 +352,40 @@ sealwire_blake3_x4_blocks_avx512:
 // sixteen lanes fills them. All 32 zmm registers then hold state (set A in
 // 0-15, set B in 16-31), so the message words are transposed through the
 // stack and read as memory operands:
-//   0(%rsp)     set A's message words, word k at 64 * k
-//   1024(%rsp)  set B's
-//   2048(%rsp)  the transposes' first stage (4x4 within 128-bit lanes)
-//   3072(%rsp)  counters: A low, A high, B low, B high
-//   3328(%rsp)  flags[0..2]
+//   0(%rsp), 2048(%rsp)  two message buffers, one block each: set A's
+//                        word k at 64 * k, set B's at 1024 + 64 * k
+//   4096(%rsp)  the transposes' first stage (4x4 within 128-bit lanes)
+//   5120(%rsp)  counters: A low, A high, B low, B high
+//   5376(%rsp)  flags[0], the first block's extra (zero after it),
+//               flags[2], this block's flags
+//   5392(%rsp)  the xor of the two buffers' addresses
 // Registers 8-15 are free at the start of each block (state words 8-15 of
-// set A are loaded afresh), and both sets' transposes use them.
+// set A are loaded afresh), and both sets' transposes use them. The next
+// block is transposed there, into the other buffer, before this block's
+// rounds: in program order a whole block ahead of its use, so the rounds
+// never wait on it (transposed just before its own rounds, the message of
+// a block came late: the rounds' long dependency chain fills the scheduler
+// and holds the transposes back). rbx points to this block's buffer.
 
-    .set X32_MSG_A, 0
     .set X32_MSG_B, 1024
-    .set X32_TMP, 2048
-    .set X32_CTR, 3072
-    .set X32_FLAGS, 3328
-    .set X32_FRAME, 3392
+    .set X32_TMP, 4096
+    .set X32_CTR, 5120
+    .set X32_FLAGS, 5376
+    .set X32_TOGGLE, 5392
+    .set X32_FRAME, 5440
 
 // HALF_G2: HALF_G on set A's four columns (a0-d3) and set B's (e0-h3) at
-// once, with A's message words at byte offset X32_MSG_A + 64 * m and B's at
-// X32_MSG_B + 64 * m; each step runs on all eight columns.
+// once, with A's message words at 64 * m(%rbx) and B's at
+// X32_MSG_B + 64 * m(%rbx); each step runs on all eight columns.
 .macro HALF_G2 a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, d0, d1, d2, d3, e0, e1, e2, e3, f0, f1, f2, f3, g0, g1, g2, g3, h0, h1, h2, h3, m0, m1, m2, m3, r1, r2
-    vpaddd X32_MSG_A+64*\m0(%rsp), %zmm\a0, %zmm\a0
-    vpaddd X32_MSG_A+64*\m1(%rsp), %zmm\a1, %zmm\a1
-    vpaddd X32_MSG_A+64*\m2(%rsp), %zmm\a2, %zmm\a2
-    vpaddd X32_MSG_A+64*\m3(%rsp), %zmm\a3, %zmm\a3
-    vpaddd X32_MSG_B+64*\m0(%rsp), %zmm\e0, %zmm\e0
-    vpaddd X32_MSG_B+64*\m1(%rsp), %zmm\e1, %zmm\e1
-    vpaddd X32_MSG_B+64*\m2(%rsp), %zmm\e2, %zmm\e2
-    vpaddd X32_MSG_B+64*\m3(%rsp), %zmm\e3, %zmm\e3
+    vpaddd 64*\m0(%rbx), %zmm\a0, %zmm\a0
+    vpaddd 64*\m1(%rbx), %zmm\a1, %zmm\a1
+    vpaddd 64*\m2(%rbx), %zmm\a2, %zmm\a2
+    vpaddd 64*\m3(%rbx), %zmm\a3, %zmm\a3
+    vpaddd X32_MSG_B+64*\m0(%rbx), %zmm\e0, %zmm\e0
+    vpaddd X32_MSG_B+64*\m1(%rbx), %zmm\e1, %zmm\e1
+    vpaddd X32_MSG_B+64*\m2(%rbx), %zmm\e2, %zmm\e2
+    vpaddd X32_MSG_B+64*\m3(%rbx), %zmm\e3, %zmm\e3
     vpaddd %zmm\b0, %zmm\a0, %zmm\a0
     vpaddd %zmm\b1, %zmm\a1, %zmm\a1
     vpaddd %zmm\b2, %zmm\a2, %zmm\a2
@@ -438,14 +445,14 @@ sealwire_blake3_x4_blocks_avx512:
     HALF_G2 0, 1, 2, 3, 5, 6, 7, 4, 10, 11, 8, 9, 15, 12, 13, 14, 16, 17, 18, 19, 21, 22, 23, 20, 26, 27, 24, 25, 31, 28, 29, 30, \m9, \m11, \m13, \m15, 8, 7
 .endm
 
-// X32_GROUP: the first transpose stage of rows base, base + stride,
-// base + 2 strides, base + 3 strides (registers 8-11, scratch 12-15), stored
-// to the stage area's group g (four vectors).
-.macro X32_GROUP base, g
-    vmovdqu32 (\base), %zmm8
-    vmovdqu32 (\base, %rsi, 1), %zmm9
-    vmovdqu32 (\base, %rsi, 2), %zmm10
-    vmovdqu32 (\base, %r10, 1), %zmm11
+// X32_GROUP: the first transpose stage of the blocks at disp(base),
+// disp(base + stride), disp(base + 2 strides) and disp(base + 3 strides)
+// (registers 8-11, scratch 12-15), stored to the stage area's group g.
+.macro X32_GROUP disp, base, g
+    vmovdqu32 \disp(\base), %zmm8
+    vmovdqu32 \disp(\base, %rsi, 1), %zmm9
+    vmovdqu32 \disp(\base, %rsi, 2), %zmm10
+    vmovdqu32 \disp(\base, %r10, 1), %zmm11
     vpunpckldq %zmm9, %zmm8, %zmm12
     vpunpckhdq %zmm9, %zmm8, %zmm13
     vpunpckldq %zmm11, %zmm10, %zmm14
@@ -462,8 +469,8 @@ sealwire_blake3_x4_blocks_avx512:
 
 // X32_LANES: the second stage for column k: the four groups' vector k
 // (registers 8-11, scratch 12-15) become message words k, k + 4, k + 8 and
-// k + 12, stored to the message area at msg.
-.macro X32_LANES k, msg
+// k + 12, stored to the message area at msg(dst).
+.macro X32_LANES k, msg, dst
     vmovdqa32 X32_TMP+64*\k(%rsp), %zmm8
     vmovdqa32 X32_TMP+256+64*\k(%rsp), %zmm9
     vmovdqa32 X32_TMP+512+64*\k(%rsp), %zmm10
@@ -476,23 +483,23 @@ sealwire_blake3_x4_blocks_avx512:
     vshufi32x4 $0xdd, %zmm13, %zmm12, %zmm9
     vshufi32x4 $0x88, %zmm15, %zmm14, %zmm10
     vshufi32x4 $0xdd, %zmm15, %zmm14, %zmm11
-    vmovdqa32 %zmm8, \msg+64*\k(%rsp)
-    vmovdqa32 %zmm9, \msg+64*(\k+4)(%rsp)
-    vmovdqa32 %zmm10, \msg+64*(\k+8)(%rsp)
-    vmovdqa32 %zmm11, \msg+64*(\k+12)(%rsp)
+    vmovdqa32 %zmm8, \msg+64*\k(\dst)
+    vmovdqa32 %zmm9, \msg+64*(\k+4)(\dst)
+    vmovdqa32 %zmm10, \msg+64*(\k+8)(\dst)
+    vmovdqa32 %zmm11, \msg+64*(\k+12)(\dst)
 .endm
 
-// X32_SET: the current block of the sixteen inputs at base0 (rows 0-3),
-// base1, base2, base3, transposed into the message area at msg.
-.macro X32_SET base0, base1, base2, base3, msg
-    X32_GROUP \base0, 0
-    X32_GROUP \base1, 1
-    X32_GROUP \base2, 2
-    X32_GROUP \base3, 3
-    X32_LANES 0, \msg
-    X32_LANES 1, \msg
-    X32_LANES 2, \msg
-    X32_LANES 3, \msg
+// X32_SET: the blocks at disp from the sixteen inputs at base0 (rows 0-3),
+// base1, base2, base3, transposed into the message area at msg(dst).
+.macro X32_SET disp, base0, base1, base2, base3, msg, dst
+    X32_GROUP \disp, \base0, 0
+    X32_GROUP \disp, \base1, 1
+    X32_GROUP \disp, \base2, 2
+    X32_GROUP \disp, \base3, 3
+    X32_LANES 0, \msg, \dst
+    X32_LANES 1, \msg, \dst
+    X32_LANES 2, \msg, \dst
+    X32_LANES 3, \msg, \dst
 .endm
 
 // void sealwire_blake3_x32_blocks_avx512(const uint8_t* in, size_t stride,
@@ -538,9 +545,10 @@ sealwire_blake3_x32_blocks_avx512:
     vmovdqa32 %zmm11, X32_CTR+192(%rsp)
     mov (%r9), %eax
     mov %eax, X32_FLAGS(%rsp)
+    mov 4(%r9), %eax
+    mov %eax, X32_FLAGS+4(%rsp)
     mov 8(%r9), %eax
     mov %eax, X32_FLAGS+8(%rsp)
-    mov 4(%r9), %eax
     lea (%rsi, %rsi, 2), %r10
     lea (%rdi, %rsi, 4), %r11
     lea (%r11, %rsi, 4), %r12
@@ -549,6 +557,13 @@ sealwire_blake3_x32_blocks_avx512:
     lea (%r14, %rsi, 4), %r15
     lea (%r15, %rsi, 4), %r8
     lea (%r8, %rsi, 4), %r9
+    // The first block into buffer 0.
+    mov %rsp, %rbx
+    lea 2048(%rsp), %rax
+    xor %rbx, %rax
+    mov %rax, X32_TOGGLE(%rsp)
+    X32_SET 0, %rdi, %r11, %r12, %r13, 0, %rbx
+    X32_SET 0, %r14, %r15, %r8, %r9, X32_MSG_B, %rbx
     vmovdqu32 0*64(%rcx), %zmm0
     vmovdqu32 1*64(%rcx), %zmm1
     vmovdqu32 2*64(%rcx), %zmm2
@@ -567,14 +582,22 @@ sealwire_blake3_x32_blocks_avx512:
     vmovdqu32 15*64(%rcx), %zmm23
     .p2align 5
 1:
-    // This block's flags in ebx, as BLOCK_START.
-    mov X32_FLAGS+8(%rsp), %ebx
+    // This block's flags, as BLOCK_START.
+    mov X32_FLAGS+8(%rsp), %eax
     cmp $1, %rdx
-    cmovne X32_FLAGS(%rsp), %ebx
-    or X32_FLAGS(%rsp), %ebx
-    or %eax, %ebx
-    X32_SET %rdi, %r11, %r12, %r13, X32_MSG_A
-    X32_SET %r14, %r15, %r8, %r9, X32_MSG_B
+    cmovne X32_FLAGS(%rsp), %eax
+    or X32_FLAGS(%rsp), %eax
+    or X32_FLAGS+4(%rsp), %eax
+    mov %eax, X32_FLAGS+12(%rsp)
+    movl $0, X32_FLAGS+4(%rsp)
+    // The next block, if any, into the other buffer.
+    cmp $1, %rdx
+    je 2f
+    mov %rbx, %rax
+    xor X32_TOGGLE(%rsp), %rax
+    X32_SET 64, %rdi, %r11, %r12, %r13, 0, %rax
+    X32_SET 64, %r14, %r15, %r8, %r9, X32_MSG_B, %rax
+2:
     vpbroadcastd .Lsealwire_blake3_consts(%rip), %zmm8
     vpbroadcastd .Lsealwire_blake3_consts+4(%rip), %zmm9
     vpbroadcastd .Lsealwire_blake3_consts+8(%rip), %zmm10
@@ -582,7 +605,7 @@ sealwire_blake3_x32_blocks_avx512:
     vmovdqa32 X32_CTR(%rsp), %zmm12
     vmovdqa32 X32_CTR+64(%rsp), %zmm13
     vpbroadcastd .Lsealwire_blake3_consts+16(%rip), %zmm14
-    vpbroadcastd %ebx, %zmm15
+    vpbroadcastd X32_FLAGS+12(%rsp), %zmm15
     vmovdqa32 %zmm8, %zmm24
     vmovdqa32 %zmm9, %zmm25
     vmovdqa32 %zmm10, %zmm26
@@ -614,7 +637,7 @@ sealwire_blake3_x32_blocks_avx512:
     vpxord %zmm29, %zmm21, %zmm21
     vpxord %zmm30, %zmm22, %zmm22
     vpxord %zmm31, %zmm23, %zmm23
-    xor %eax, %eax
+    xor X32_TOGGLE(%rsp), %rbx
     add $64, %rdi
     add $64, %r11
     add $64, %r12
