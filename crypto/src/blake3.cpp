@@ -92,21 +92,20 @@ struct hash_many_kernel {
 // One CPU level's kernels, widest first, ending with width 1.
 struct blake3_kernels {
   std::string_view name;
-  hash_many_kernel k[4];
+  hash_many_kernel k[5];
 };
 
-constexpr blake3_kernels portable_kernels{"portable",
-                                          {{1, &blake3_hash_many_portable}, {0, nullptr}, {0, nullptr}, {0, nullptr}}};
+constexpr blake3_kernels portable_kernels{"portable", {{1, &blake3_hash_many_portable}}};
 #if SEALWIRE_X86_KERNELS
 constexpr blake3_kernels sse41_kernels{
-    "sse41", {{4, &blake3_hash_many_x4_sse41}, {1, &blake3_hash_many_portable}, {0, nullptr}, {0, nullptr}}};
+    "sse41", {{4, &blake3_hash_many_x4_sse41}, {1, &blake3_hash_many_portable}}};
 constexpr blake3_kernels avx2_kernels{"avx2",
                                       {{8, &blake3_hash_many_x8_avx2},
                                        {4, &blake3_hash_many_x4_sse41},
-                                       {1, &blake3_hash_many_portable},
-                                       {0, nullptr}}};
+                                       {1, &blake3_hash_many_portable}}};
 constexpr blake3_kernels avx512_kernels{"avx512",
-                                        {{16, &blake3_hash_many_x16_avx512},
+                                        {{32, &blake3_hash_many_x32_avx512},
+                                         {16, &blake3_hash_many_x16_avx512},
                                          {8, &blake3_hash_many_x8_avx512},
                                          {4, &blake3_hash_many_x4_avx512},
                                          {1, &blake3_hash_many_portable}}};
@@ -123,7 +122,7 @@ const blake3_kernels& kernels() noexcept {
   return portable_kernels;
 }
 
-// hash_many runs the current level's kernels widest first (16, 8, 4, then
+// hash_many runs the current level's kernels widest first (32, 16, 8, 4, then
 // one input at a time) over n_inputs inputs; see blake3_hash_lanes.
 void hash_many(const std::uint8_t* in, std::size_t n_inputs, std::size_t blocks, const std::uint32_t key[8],
                std::uint64_t counter, bool increment, std::uint32_t flags, std::uint32_t flags_start,

@@ -13,6 +13,8 @@ namespace sealwire::crypto::detail {
 
 // The assembly block loops, one per width (blake3_avx512_lanes.S).
 extern "C" {
+void sealwire_blake3_x32_blocks_avx512(const std::uint8_t* in, std::size_t stride, std::size_t blocks, void* cv,
+                                       const void* counter, const std::uint32_t flags[3]) noexcept;
 void sealwire_blake3_x16_blocks_avx512(const std::uint8_t* in, std::size_t stride, std::size_t blocks, void* cv,
                                        const void* counter, const std::uint32_t flags[3]) noexcept;
 void sealwire_blake3_x8_blocks_avx512(const std::uint8_t* in, std::size_t stride, std::size_t blocks, void* cv,
@@ -23,34 +25,6 @@ void sealwire_blake3_x4_blocks_avx512(const std::uint8_t* in, std::size_t stride
 
 namespace {
 
-// transpose16 turns sixteen rows of sixteen words into sixteen columns.
-inline void transpose16(__m512i r[16]) {
-  // Within each 128-bit lane L, 4x4 transposes of rows 4a..4a+3: u[a][k]
-  // lane L then holds word 4L + k of those four rows.
-  __m512i u[4][4];
-  for (int a = 0; a < 4; ++a) {
-    const __m512i t0 = _mm512_unpacklo_epi32(r[4 * a], r[4 * a + 1]);
-    const __m512i t1 = _mm512_unpackhi_epi32(r[4 * a], r[4 * a + 1]);
-    const __m512i t2 = _mm512_unpacklo_epi32(r[4 * a + 2], r[4 * a + 3]);
-    const __m512i t3 = _mm512_unpackhi_epi32(r[4 * a + 2], r[4 * a + 3]);
-    u[a][0] = _mm512_unpacklo_epi64(t0, t2);
-    u[a][1] = _mm512_unpackhi_epi64(t0, t2);
-    u[a][2] = _mm512_unpacklo_epi64(t1, t3);
-    u[a][3] = _mm512_unpackhi_epi64(t1, t3);
-  }
-  // Then, for each k, a 4x4 transpose of 128-bit lanes across u[0..3][k].
-  for (int k = 0; k < 4; ++k) {
-    const __m512i x = _mm512_shuffle_i32x4(u[0][k], u[1][k], 0x44);  // lanes 0, 1 of each
-    const __m512i y = _mm512_shuffle_i32x4(u[2][k], u[3][k], 0x44);
-    const __m512i z = _mm512_shuffle_i32x4(u[0][k], u[1][k], 0xee);  // lanes 2, 3 of each
-    const __m512i w = _mm512_shuffle_i32x4(u[2][k], u[3][k], 0xee);
-    r[k] = _mm512_shuffle_i32x4(x, y, 0x88);
-    r[4 + k] = _mm512_shuffle_i32x4(x, y, 0xdd);
-    r[8 + k] = _mm512_shuffle_i32x4(z, w, 0x88);
-    r[12 + k] = _mm512_shuffle_i32x4(z, w, 0xdd);
-  }
-}
-
 // lanes16: sixteen inputs' lanes in a 512-bit vector, as blake3_x86.hpp's
 // lanes8 and lanes4 are for eight and four.
 struct lanes16 {
@@ -59,23 +33,51 @@ struct lanes16 {
 
   static lanes16 splat(std::uint32_t w) { return {_mm512_set1_epi32(static_cast<int>(w))}; }
 
+  // counters: lane l's block counter is counter + l (or counter), split
+  // into low and high words; the high word takes the carry out of the low
+  // one, found as a low word below its starting value.
   static void counters(std::uint64_t counter, bool increment, lanes16& lo, lanes16& hi) {
-    alignas(64) std::uint32_t l[16], h[16];
-    counter_words(counter, increment, 16, l, h);
-    lo.v = _mm512_load_si512(l);
-    hi.v = _mm512_load_si512(h);
+    const __m512i base_lo = _mm512_set1_epi32(static_cast<int>(static_cast<std::uint32_t>(counter)));
+    const __m512i base_hi = _mm512_set1_epi32(static_cast<int>(static_cast<std::uint32_t>(counter >> 32)));
+    const __m512i step =
+        increment ? _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15) : _mm512_setzero_si512();
+    lo.v = _mm512_add_epi32(base_lo, step);
+    const __mmask16 carry = _mm512_cmplt_epu32_mask(lo.v, base_lo);
+    hi.v = _mm512_mask_add_epi32(base_hi, carry, base_hi, _mm512_set1_epi32(1));
   }
 
+  // store_cvs writes lane l's eight words to out + 32 * l: eight rows of
+  // sixteen words become sixteen chaining values, two per 512-bit store.
   static void store_cvs(std::uint8_t* out, lanes16 h0, lanes16 h1, lanes16 h2, lanes16 h3, lanes16 h4, lanes16 h5,
                         lanes16 h6, lanes16 h7) {
-    // Eight rows padded to sixteen: lane l's chaining value ends up in the
-    // low half of row l.
-    const __m512i zero = _mm512_setzero_si512();
-    __m512i r[16] = {h0.v, h1.v, h2.v, h3.v, h4.v, h5.v, h6.v, h7.v, zero, zero, zero, zero, zero, zero, zero, zero};
-    transpose16(r);
-    for (std::size_t l = 0; l < 16; ++l) {
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 32 * l), _mm512_castsi512_si256(r[l]));
+    // Within each 128-bit lane L: a[k] holds words 0-3 of input 4L + k,
+    // b[k] its words 4-7.
+    __m512i a[4], b[4];
+    const __m512i rows[8] = {h0.v, h1.v, h2.v, h3.v, h4.v, h5.v, h6.v, h7.v};
+    for (int half = 0; half < 2; ++half) {
+      const __m512i* r = rows + 4 * half;
+      __m512i* d = half == 0 ? a : b;
+      const __m512i t0 = _mm512_unpacklo_epi32(r[0], r[1]), t1 = _mm512_unpackhi_epi32(r[0], r[1]);
+      const __m512i t2 = _mm512_unpacklo_epi32(r[2], r[3]), t3 = _mm512_unpackhi_epi32(r[2], r[3]);
+      d[0] = _mm512_unpacklo_epi64(t0, t2);
+      d[1] = _mm512_unpackhi_epi64(t0, t2);
+      d[2] = _mm512_unpacklo_epi64(t1, t3);
+      d[3] = _mm512_unpackhi_epi64(t1, t3);
     }
+    // x[k]: 128-bit lanes (a[k] 0, a[k] 2, b[k] 0, b[k] 2); y[k] the same
+    // for lanes 1 and 3.
+    __m512i x[4], y[4];
+    for (int k = 0; k < 4; ++k) {
+      x[k] = _mm512_shuffle_i32x4(a[k], b[k], 0x88);
+      y[k] = _mm512_shuffle_i32x4(a[k], b[k], 0xdd);
+    }
+    // Inputs 2j and 2j + 1 (lane L = j / 2 of a[k], b[k] with k = 2 (j % 2)
+    // and k + 1) fill store j.
+    const __m512i o[8] = {_mm512_shuffle_i32x4(x[0], x[1], 0x88), _mm512_shuffle_i32x4(x[2], x[3], 0x88),
+                          _mm512_shuffle_i32x4(y[0], y[1], 0x88), _mm512_shuffle_i32x4(y[2], y[3], 0x88),
+                          _mm512_shuffle_i32x4(x[0], x[1], 0xdd), _mm512_shuffle_i32x4(x[2], x[3], 0xdd),
+                          _mm512_shuffle_i32x4(y[0], y[1], 0xdd), _mm512_shuffle_i32x4(y[2], y[3], 0xdd)};
+    for (int j = 0; j < 8; ++j) _mm512_storeu_si512(out + 64 * j, o[j]);
   }
 };
 
@@ -112,6 +114,28 @@ template <class L>
 }
 
 }  // namespace
+
+void blake3_hash_many_x32_avx512(const std::uint8_t* in, std::size_t n_inputs, std::size_t blocks,
+                                 const std::uint32_t key[8], std::uint64_t counter, bool increment,
+                                 std::uint32_t flags, std::uint32_t flags_start, std::uint32_t flags_end,
+                                 std::uint8_t* out) noexcept {
+  // Two sets of sixteen lanes: inputs 0-15 in cv[0..7] and counters[0..1],
+  // inputs 16-31 in cv[8..15] and counters[2..3].
+  const std::size_t stride = blocks * blake3_block_len;
+  const std::uint32_t block_flags[3] = {flags, flags_start, flags_end};
+  alignas(64) lanes16 cv[16];
+  alignas(64) lanes16 counters[4];
+  for (; n_inputs >= 32; n_inputs -= 32, in += 32 * stride, out += 32 * blake3_cv_len) {
+    for (int i = 0; i < 8; ++i) cv[i] = cv[8 + i] = lanes16::splat(key[i]);
+    lanes16::counters(counter, increment, counters[0], counters[1]);
+    lanes16::counters(increment ? counter + 16 : counter, increment, counters[2], counters[3]);
+    sealwire_blake3_x32_blocks_avx512(in, stride, blocks, cv, counters, block_flags);
+    lanes16::store_cvs(out, cv[0], cv[1], cv[2], cv[3], cv[4], cv[5], cv[6], cv[7]);
+    lanes16::store_cvs(out + 16 * blake3_cv_len, cv[8], cv[9], cv[10], cv[11], cv[12], cv[13], cv[14], cv[15]);
+    if (increment) counter += 32;
+  }
+  ct::wipe(cv, sizeof cv);
+}
 
 void blake3_hash_many_x16_avx512(const std::uint8_t* in, std::size_t n_inputs, std::size_t blocks,
                                  const std::uint32_t key[8], std::uint64_t counter, bool increment,

@@ -142,13 +142,18 @@
 .endm
 
 // BLOCK_START: this block's flags in ebx: flags[0], the first block's extra
-// (eax, zero after the first block) and, for the last block, flags[2].
+// (eax, zero after the first block) and, for the last block, flags[2];
+// also stored to the red zone, for ROUNDS to broadcast from memory: a
+// broadcast from a general register was slower (1% on sixteen inputs of
+// sixteen blocks, AMD Zen 5), the loop being bound by a dependency chain
+// that the flags word enters early.
 .macro BLOCK_START
     mov 8(%r9), %ebx
     cmp $1, %rdx
     cmovne (%r9), %ebx
     or (%r9), %ebx
     or %eax, %ebx
+    mov %ebx, -8(%rsp)
 .endm
 
 // ROUNDS: the state's second half, the seven rounds and the new chaining
@@ -161,7 +166,7 @@
     vmovdqu32 (%r8), %\w\()mm12
     vmovdqu32 \W(%r8), %\w\()mm13
     vpbroadcastd .Lsealwire_blake3_consts+16(%rip), %\w\()mm14
-    vpbroadcastd %ebx, %\w\()mm15
+    vpbroadcastd -8(%rsp), %\w\()mm15
     ROUND \w, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31
     ROUND \w, 18, 22, 19, 26, 23, 16, 20, 29, 17, 27, 28, 21, 25, 30, 31, 24
     ROUND \w, 19, 20, 26, 28, 29, 18, 23, 30, 22, 21, 25, 16, 27, 31, 24, 17
@@ -343,6 +348,352 @@ sealwire_blake3_x4_blocks_avx512:
     BLOCK_END
     EPILOGUE x, 16
     .size sealwire_blake3_x4_blocks_avx512, .-sealwire_blake3_x4_blocks_avx512
+
+// Thirty-two inputs, two sets of sixteen lanes run interleaved. On CPUs
+// where a 512-bit addition, xor or rotation takes two cycles (AMD Zen 5
+// measured here: two cycles each, four vector pipes), the sixteen-lane loop
+// is bound by the latency of G's chain, with only its four columns
+// independent, and leaves half the pipes idle; a second, independent set of
+// sixteen lanes fills them (hot data, TSC cycles per sixteen chunks of
+// sixteen blocks: 2,552 here against 3,528 for the 16-lane loop and 3,465
+// for the official BLAKE3 assembly's). Where 512-bit operations take one
+// cycle (Intel) the 16-lane loop is bound by throughput instead and this
+// one should gain nothing; that is not measured. All 32 zmm registers then hold state (set A in
+// 0-15, set B in 16-31), so the message words are transposed through the
+// stack and read as memory operands:
+//   0(%rsp), 2048(%rsp)  two message buffers, one block each: set A's
+//                        word k at 64 * k, set B's at 1024 + 64 * k
+//   4096(%rsp)  the transposes' first stage (4x4 within 128-bit lanes)
+//   5120(%rsp)  counters: A low, A high, B low, B high
+//   5376(%rsp)  flags[0], the first block's extra (zero after it),
+//               flags[2], this block's flags
+//   5392(%rsp)  the xor of the two buffers' addresses
+// Registers 8-15 are free at the start of each block (state words 8-15 of
+// set A are loaded afresh), and both sets' transposes use them. The next
+// block is transposed there, into the other buffer, before this block's
+// rounds, a whole block ahead of its use in program order: 2% faster than
+// transposing each block just before its own rounds (presumably the
+// rounds' long dependency chains fill the scheduler and hold back what
+// follows them). rbx points to this block's buffer.
+
+    .set X32_MSG_B, 1024
+    .set X32_TMP, 4096
+    .set X32_CTR, 5120
+    .set X32_FLAGS, 5376
+    .set X32_TOGGLE, 5392
+    .set X32_FRAME, 5440
+
+// HALF_G2: HALF_G on set A's four columns (a0-d3) and set B's (e0-h3) at
+// once, with A's message words at 64 * m(%rbx) and B's at
+// X32_MSG_B + 64 * m(%rbx); each step runs on all eight columns.
+.macro HALF_G2 a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, d0, d1, d2, d3, e0, e1, e2, e3, f0, f1, f2, f3, g0, g1, g2, g3, h0, h1, h2, h3, m0, m1, m2, m3, r1, r2
+    vpaddd 64*\m0(%rbx), %zmm\a0, %zmm\a0
+    vpaddd 64*\m1(%rbx), %zmm\a1, %zmm\a1
+    vpaddd 64*\m2(%rbx), %zmm\a2, %zmm\a2
+    vpaddd 64*\m3(%rbx), %zmm\a3, %zmm\a3
+    vpaddd X32_MSG_B+64*\m0(%rbx), %zmm\e0, %zmm\e0
+    vpaddd X32_MSG_B+64*\m1(%rbx), %zmm\e1, %zmm\e1
+    vpaddd X32_MSG_B+64*\m2(%rbx), %zmm\e2, %zmm\e2
+    vpaddd X32_MSG_B+64*\m3(%rbx), %zmm\e3, %zmm\e3
+    vpaddd %zmm\b0, %zmm\a0, %zmm\a0
+    vpaddd %zmm\b1, %zmm\a1, %zmm\a1
+    vpaddd %zmm\b2, %zmm\a2, %zmm\a2
+    vpaddd %zmm\b3, %zmm\a3, %zmm\a3
+    vpaddd %zmm\f0, %zmm\e0, %zmm\e0
+    vpaddd %zmm\f1, %zmm\e1, %zmm\e1
+    vpaddd %zmm\f2, %zmm\e2, %zmm\e2
+    vpaddd %zmm\f3, %zmm\e3, %zmm\e3
+    vpxord %zmm\a0, %zmm\d0, %zmm\d0
+    vpxord %zmm\a1, %zmm\d1, %zmm\d1
+    vpxord %zmm\a2, %zmm\d2, %zmm\d2
+    vpxord %zmm\a3, %zmm\d3, %zmm\d3
+    vpxord %zmm\e0, %zmm\h0, %zmm\h0
+    vpxord %zmm\e1, %zmm\h1, %zmm\h1
+    vpxord %zmm\e2, %zmm\h2, %zmm\h2
+    vpxord %zmm\e3, %zmm\h3, %zmm\h3
+    vprord $\r1, %zmm\d0, %zmm\d0
+    vprord $\r1, %zmm\d1, %zmm\d1
+    vprord $\r1, %zmm\d2, %zmm\d2
+    vprord $\r1, %zmm\d3, %zmm\d3
+    vprord $\r1, %zmm\h0, %zmm\h0
+    vprord $\r1, %zmm\h1, %zmm\h1
+    vprord $\r1, %zmm\h2, %zmm\h2
+    vprord $\r1, %zmm\h3, %zmm\h3
+    vpaddd %zmm\d0, %zmm\c0, %zmm\c0
+    vpaddd %zmm\d1, %zmm\c1, %zmm\c1
+    vpaddd %zmm\d2, %zmm\c2, %zmm\c2
+    vpaddd %zmm\d3, %zmm\c3, %zmm\c3
+    vpaddd %zmm\h0, %zmm\g0, %zmm\g0
+    vpaddd %zmm\h1, %zmm\g1, %zmm\g1
+    vpaddd %zmm\h2, %zmm\g2, %zmm\g2
+    vpaddd %zmm\h3, %zmm\g3, %zmm\g3
+    vpxord %zmm\c0, %zmm\b0, %zmm\b0
+    vpxord %zmm\c1, %zmm\b1, %zmm\b1
+    vpxord %zmm\c2, %zmm\b2, %zmm\b2
+    vpxord %zmm\c3, %zmm\b3, %zmm\b3
+    vpxord %zmm\g0, %zmm\f0, %zmm\f0
+    vpxord %zmm\g1, %zmm\f1, %zmm\f1
+    vpxord %zmm\g2, %zmm\f2, %zmm\f2
+    vpxord %zmm\g3, %zmm\f3, %zmm\f3
+    vprord $\r2, %zmm\b0, %zmm\b0
+    vprord $\r2, %zmm\b1, %zmm\b1
+    vprord $\r2, %zmm\b2, %zmm\b2
+    vprord $\r2, %zmm\b3, %zmm\b3
+    vprord $\r2, %zmm\f0, %zmm\f0
+    vprord $\r2, %zmm\f1, %zmm\f1
+    vprord $\r2, %zmm\f2, %zmm\f2
+    vprord $\r2, %zmm\f3, %zmm\f3
+.endm
+
+// ROUND2: one round on both sets, message word indices m0-m15 in this
+// round's order (the same orders as ROUND's, less 16).
+.macro ROUND2 m0, m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11, m12, m13, m14, m15
+    HALF_G2 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, \m0, \m2, \m4, \m6, 16, 12
+    HALF_G2 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, \m1, \m3, \m5, \m7, 8, 7
+    HALF_G2 0, 1, 2, 3, 5, 6, 7, 4, 10, 11, 8, 9, 15, 12, 13, 14, 16, 17, 18, 19, 21, 22, 23, 20, 26, 27, 24, 25, 31, 28, 29, 30, \m8, \m10, \m12, \m14, 16, 12
+    HALF_G2 0, 1, 2, 3, 5, 6, 7, 4, 10, 11, 8, 9, 15, 12, 13, 14, 16, 17, 18, 19, 21, 22, 23, 20, 26, 27, 24, 25, 31, 28, 29, 30, \m9, \m11, \m13, \m15, 8, 7
+.endm
+
+// X32_GROUP: the first transpose stage of the blocks at disp(base),
+// disp(base + stride), disp(base + 2 strides) and disp(base + 3 strides)
+// (registers 8-11, scratch 12-15), stored to the stage area's group g.
+.macro X32_GROUP disp, base, g
+    vmovdqu32 \disp(\base), %zmm8
+    vmovdqu32 \disp(\base, %rsi, 1), %zmm9
+    vmovdqu32 \disp(\base, %rsi, 2), %zmm10
+    vmovdqu32 \disp(\base, %r10, 1), %zmm11
+    vpunpckldq %zmm9, %zmm8, %zmm12
+    vpunpckhdq %zmm9, %zmm8, %zmm13
+    vpunpckldq %zmm11, %zmm10, %zmm14
+    vpunpckhdq %zmm11, %zmm10, %zmm15
+    vpunpcklqdq %zmm14, %zmm12, %zmm8
+    vpunpckhqdq %zmm14, %zmm12, %zmm9
+    vpunpcklqdq %zmm15, %zmm13, %zmm10
+    vpunpckhqdq %zmm15, %zmm13, %zmm11
+    vmovdqa32 %zmm8, X32_TMP+256*\g(%rsp)
+    vmovdqa32 %zmm9, X32_TMP+256*\g+64(%rsp)
+    vmovdqa32 %zmm10, X32_TMP+256*\g+128(%rsp)
+    vmovdqa32 %zmm11, X32_TMP+256*\g+192(%rsp)
+.endm
+
+// X32_LANES: the second stage for column k: the four groups' vector k
+// (registers 8-11, scratch 12-15) become message words k, k + 4, k + 8 and
+// k + 12, stored to the message area at msg(dst).
+.macro X32_LANES k, msg, dst
+    vmovdqa32 X32_TMP+64*\k(%rsp), %zmm8
+    vmovdqa32 X32_TMP+256+64*\k(%rsp), %zmm9
+    vmovdqa32 X32_TMP+512+64*\k(%rsp), %zmm10
+    vmovdqa32 X32_TMP+768+64*\k(%rsp), %zmm11
+    vshufi32x4 $0x44, %zmm9, %zmm8, %zmm12
+    vshufi32x4 $0x44, %zmm11, %zmm10, %zmm13
+    vshufi32x4 $0xee, %zmm9, %zmm8, %zmm14
+    vshufi32x4 $0xee, %zmm11, %zmm10, %zmm15
+    vshufi32x4 $0x88, %zmm13, %zmm12, %zmm8
+    vshufi32x4 $0xdd, %zmm13, %zmm12, %zmm9
+    vshufi32x4 $0x88, %zmm15, %zmm14, %zmm10
+    vshufi32x4 $0xdd, %zmm15, %zmm14, %zmm11
+    vmovdqa32 %zmm8, \msg+64*\k(\dst)
+    vmovdqa32 %zmm9, \msg+64*(\k+4)(\dst)
+    vmovdqa32 %zmm10, \msg+64*(\k+8)(\dst)
+    vmovdqa32 %zmm11, \msg+64*(\k+12)(\dst)
+.endm
+
+// X32_SET: the blocks at disp from the sixteen inputs at base0 (rows 0-3),
+// base1, base2, base3, transposed into the message area at msg(dst).
+.macro X32_SET disp, base0, base1, base2, base3, msg, dst
+    X32_GROUP \disp, \base0, 0
+    X32_GROUP \disp, \base1, 1
+    X32_GROUP \disp, \base2, 2
+    X32_GROUP \disp, \base3, 3
+    X32_LANES 0, \msg, \dst
+    X32_LANES 1, \msg, \dst
+    X32_LANES 2, \msg, \dst
+    X32_LANES 3, \msg, \dst
+.endm
+
+// void sealwire_blake3_x32_blocks_avx512(const uint8_t* in, size_t stride,
+//     size_t blocks, void* cv, const void* counter, const uint32_t flags[3]);
+// As the others with 32 inputs: cv is sixteen vectors (set A's eight words
+// for inputs 0-15, then set B's for inputs 16-31), counter four (A low,
+// A high, B low, B high).
+    .text
+    .p2align 6
+    .globl sealwire_blake3_x32_blocks_avx512
+    .hidden sealwire_blake3_x32_blocks_avx512
+    .type sealwire_blake3_x32_blocks_avx512, @function
+sealwire_blake3_x32_blocks_avx512:
+    .cfi_startproc
+    endbr64
+    test %rdx, %rdx
+    jz 9f
+    push %rbp
+    .cfi_adjust_cfa_offset 8
+    .cfi_offset %rbp, -16
+    mov %rsp, %rbp
+    .cfi_def_cfa_register %rbp
+    push %rbx
+    push %r12
+    push %r13
+    push %r14
+    push %r15
+    .cfi_offset %rbx, -24
+    .cfi_offset %r12, -32
+    .cfi_offset %r13, -40
+    .cfi_offset %r14, -48
+    .cfi_offset %r15, -56
+    sub $X32_FRAME, %rsp
+    and $-64, %rsp
+    // Counters and flags to the frame; r8 and r9 then hold row bases.
+    vmovdqu32 (%r8), %zmm8
+    vmovdqu32 64(%r8), %zmm9
+    vmovdqu32 128(%r8), %zmm10
+    vmovdqu32 192(%r8), %zmm11
+    vmovdqa32 %zmm8, X32_CTR(%rsp)
+    vmovdqa32 %zmm9, X32_CTR+64(%rsp)
+    vmovdqa32 %zmm10, X32_CTR+128(%rsp)
+    vmovdqa32 %zmm11, X32_CTR+192(%rsp)
+    mov (%r9), %eax
+    mov %eax, X32_FLAGS(%rsp)
+    mov 4(%r9), %eax
+    mov %eax, X32_FLAGS+4(%rsp)
+    mov 8(%r9), %eax
+    mov %eax, X32_FLAGS+8(%rsp)
+    lea (%rsi, %rsi, 2), %r10
+    lea (%rdi, %rsi, 4), %r11
+    lea (%r11, %rsi, 4), %r12
+    lea (%r12, %rsi, 4), %r13
+    lea (%r13, %rsi, 4), %r14
+    lea (%r14, %rsi, 4), %r15
+    lea (%r15, %rsi, 4), %r8
+    lea (%r8, %rsi, 4), %r9
+    // The first block into buffer 0.
+    mov %rsp, %rbx
+    lea 2048(%rsp), %rax
+    xor %rbx, %rax
+    mov %rax, X32_TOGGLE(%rsp)
+    X32_SET 0, %rdi, %r11, %r12, %r13, 0, %rbx
+    X32_SET 0, %r14, %r15, %r8, %r9, X32_MSG_B, %rbx
+    vmovdqu32 0*64(%rcx), %zmm0
+    vmovdqu32 1*64(%rcx), %zmm1
+    vmovdqu32 2*64(%rcx), %zmm2
+    vmovdqu32 3*64(%rcx), %zmm3
+    vmovdqu32 4*64(%rcx), %zmm4
+    vmovdqu32 5*64(%rcx), %zmm5
+    vmovdqu32 6*64(%rcx), %zmm6
+    vmovdqu32 7*64(%rcx), %zmm7
+    vmovdqu32 8*64(%rcx), %zmm16
+    vmovdqu32 9*64(%rcx), %zmm17
+    vmovdqu32 10*64(%rcx), %zmm18
+    vmovdqu32 11*64(%rcx), %zmm19
+    vmovdqu32 12*64(%rcx), %zmm20
+    vmovdqu32 13*64(%rcx), %zmm21
+    vmovdqu32 14*64(%rcx), %zmm22
+    vmovdqu32 15*64(%rcx), %zmm23
+    .p2align 5
+1:
+    // This block's flags, as BLOCK_START.
+    mov X32_FLAGS+8(%rsp), %eax
+    cmp $1, %rdx
+    cmovne X32_FLAGS(%rsp), %eax
+    or X32_FLAGS(%rsp), %eax
+    or X32_FLAGS+4(%rsp), %eax
+    mov %eax, X32_FLAGS+12(%rsp)
+    movl $0, X32_FLAGS+4(%rsp)
+    // The next block, if any, into the other buffer.
+    cmp $1, %rdx
+    je 2f
+    mov %rbx, %rax
+    xor X32_TOGGLE(%rsp), %rax
+    X32_SET 64, %rdi, %r11, %r12, %r13, 0, %rax
+    X32_SET 64, %r14, %r15, %r8, %r9, X32_MSG_B, %rax
+2:
+    vpbroadcastd .Lsealwire_blake3_consts(%rip), %zmm8
+    vpbroadcastd .Lsealwire_blake3_consts+4(%rip), %zmm9
+    vpbroadcastd .Lsealwire_blake3_consts+8(%rip), %zmm10
+    vpbroadcastd .Lsealwire_blake3_consts+12(%rip), %zmm11
+    vmovdqa32 X32_CTR(%rsp), %zmm12
+    vmovdqa32 X32_CTR+64(%rsp), %zmm13
+    vpbroadcastd .Lsealwire_blake3_consts+16(%rip), %zmm14
+    vpbroadcastd X32_FLAGS+12(%rsp), %zmm15
+    vmovdqa32 %zmm8, %zmm24
+    vmovdqa32 %zmm9, %zmm25
+    vmovdqa32 %zmm10, %zmm26
+    vmovdqa32 %zmm11, %zmm27
+    vmovdqa32 X32_CTR+128(%rsp), %zmm28
+    vmovdqa32 X32_CTR+192(%rsp), %zmm29
+    vmovdqa32 %zmm14, %zmm30
+    vmovdqa32 %zmm15, %zmm31
+    ROUND2 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+    ROUND2 2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8
+    ROUND2 3, 4, 10, 12, 13, 2, 7, 14, 6, 5, 9, 0, 11, 15, 8, 1
+    ROUND2 10, 7, 12, 9, 14, 3, 13, 15, 4, 0, 11, 2, 5, 8, 1, 6
+    ROUND2 12, 13, 9, 11, 15, 10, 14, 8, 7, 2, 5, 3, 0, 1, 6, 4
+    ROUND2 9, 14, 11, 5, 8, 12, 15, 1, 13, 3, 0, 10, 2, 6, 4, 7
+    ROUND2 11, 15, 5, 0, 1, 9, 8, 6, 14, 10, 2, 12, 3, 4, 7, 13
+    vpxord %zmm8, %zmm0, %zmm0
+    vpxord %zmm9, %zmm1, %zmm1
+    vpxord %zmm10, %zmm2, %zmm2
+    vpxord %zmm11, %zmm3, %zmm3
+    vpxord %zmm12, %zmm4, %zmm4
+    vpxord %zmm13, %zmm5, %zmm5
+    vpxord %zmm14, %zmm6, %zmm6
+    vpxord %zmm15, %zmm7, %zmm7
+    vpxord %zmm24, %zmm16, %zmm16
+    vpxord %zmm25, %zmm17, %zmm17
+    vpxord %zmm26, %zmm18, %zmm18
+    vpxord %zmm27, %zmm19, %zmm19
+    vpxord %zmm28, %zmm20, %zmm20
+    vpxord %zmm29, %zmm21, %zmm21
+    vpxord %zmm30, %zmm22, %zmm22
+    vpxord %zmm31, %zmm23, %zmm23
+    xor X32_TOGGLE(%rsp), %rbx
+    add $64, %rdi
+    add $64, %r11
+    add $64, %r12
+    add $64, %r13
+    add $64, %r14
+    add $64, %r15
+    add $64, %r8
+    add $64, %r9
+    dec %rdx
+    jnz 1b
+    vmovdqu32 %zmm0, 0*64(%rcx)
+    vmovdqu32 %zmm1, 1*64(%rcx)
+    vmovdqu32 %zmm2, 2*64(%rcx)
+    vmovdqu32 %zmm3, 3*64(%rcx)
+    vmovdqu32 %zmm4, 4*64(%rcx)
+    vmovdqu32 %zmm5, 5*64(%rcx)
+    vmovdqu32 %zmm6, 6*64(%rcx)
+    vmovdqu32 %zmm7, 7*64(%rcx)
+    vmovdqu32 %zmm16, 8*64(%rcx)
+    vmovdqu32 %zmm17, 9*64(%rcx)
+    vmovdqu32 %zmm18, 10*64(%rcx)
+    vmovdqu32 %zmm19, 11*64(%rcx)
+    vmovdqu32 %zmm20, 12*64(%rcx)
+    vmovdqu32 %zmm21, 13*64(%rcx)
+    vmovdqu32 %zmm22, 14*64(%rcx)
+    vmovdqu32 %zmm23, 15*64(%rcx)
+    // The transposed input on the stack is cleared: in key derivation the
+    // input is key material.
+    vpxord %zmm8, %zmm8, %zmm8
+    .set x32_off, 0
+    .rept X32_CTR / 64
+    vmovdqa32 %zmm8, x32_off(%rsp)
+    .set x32_off, x32_off + 64
+    .endr
+    lea -40(%rbp), %rsp
+    pop %r15
+    pop %r14
+    pop %r13
+    pop %r12
+    pop %rbx
+    pop %rbp
+    .cfi_def_cfa %rsp, 8
+9:
+    vzeroupper
+    ret
+    .cfi_endproc
+    .size sealwire_blake3_x32_blocks_avx512, .-sealwire_blake3_x32_blocks_avx512
 
     .section .note.GNU-stack, "", @progbits
 

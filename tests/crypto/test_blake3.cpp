@@ -235,6 +235,7 @@ TEST(Blake3Kernels, EachKernelMatchesPortable) {
   kernels.push_back({"x4_avx512", &blake3_hash_many_x4_avx512, 4, cpu::avx512f | cpu::avx512vl});
   kernels.push_back({"x8_avx512", &blake3_hash_many_x8_avx512, 8, cpu::avx512f | cpu::avx512vl});
   kernels.push_back({"x16_avx512", &blake3_hash_many_x16_avx512, 16, cpu::avx512f | cpu::avx512vl});
+  kernels.push_back({"x32_avx512", &blake3_hash_many_x32_avx512, 32, cpu::avx512f | cpu::avx512vl});
 #endif
   test::seeded_random rng(7);
   std::uint32_t key[8];

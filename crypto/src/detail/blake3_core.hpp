@@ -159,6 +159,12 @@ void blake3_hash_many_x8_avx2(const std::uint8_t* in, std::size_t n_inputs, std:
                               std::uint32_t flags_start, std::uint32_t flags_end, std::uint8_t* out) noexcept;
 // The AVX-512 file also has 8- and 4-lane kernels: AVX-512VL's vprord makes
 // every rotation one instruction on 256- and 128-bit vectors too.
+// The 32-lane kernel runs two sets of sixteen lanes interleaved, for CPUs
+// whose 512-bit operations have two cycles of latency (blake3_avx512_lanes.S).
+void blake3_hash_many_x32_avx512(const std::uint8_t* in, std::size_t n_inputs, std::size_t blocks,
+                                 const std::uint32_t key[8], std::uint64_t counter, bool increment,
+                                 std::uint32_t flags, std::uint32_t flags_start, std::uint32_t flags_end,
+                                 std::uint8_t* out) noexcept;
 void blake3_hash_many_x16_avx512(const std::uint8_t* in, std::size_t n_inputs, std::size_t blocks,
                                  const std::uint32_t key[8], std::uint64_t counter, bool increment,
                                  std::uint32_t flags, std::uint32_t flags_start, std::uint32_t flags_end,
