@@ -140,8 +140,9 @@ void hash_many(const std::uint8_t* in, std::size_t n_inputs, std::size_t blocks,
   }
 }
 
-// Chunks hashed side by side and reduced together: four passes of the
-// 16-lane kernel, with room for the reduction on the stack.
+// Chunks hashed side by side and reduced together: two passes of the 32-lane
+// kernel at the AVX-512 level (more of the narrower kernels below it), with
+// room for the reduction on the stack.
 constexpr std::size_t batch_chunks = 64;
 
 // hash_batch hashes s <= batch_chunks chunks (a power of two) starting at

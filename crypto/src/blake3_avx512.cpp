@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// BLAKE3 hash_many for AVX-512F/VL (the BLAKE3 specification, 2020): sixteen
-// inputs at a time in 512-bit vectors, and eight and four in 256- and 128-bit
-// ones for the remainder. The block loops are assembly
+// BLAKE3 hash_many for AVX-512F/VL (the BLAKE3 specification, 2020): thirty-
+// two inputs at a time (two interleaved sets of sixteen) or sixteen in
+// 512-bit vectors, and eight and four in 256- and 128-bit ones for the
+// remainder. The block loops are assembly
 // (blake3_avx512_lanes.S, which says why); the lanes' setup and the
 // transposed store of their chaining values are here.
 #include <sealwire/crypto/ct.hpp>

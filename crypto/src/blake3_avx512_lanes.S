@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // The BLAKE3 block loops for AVX-512F/VL (the BLAKE3 specification, 2020,
-// section 2.2) in assembly: sixteen inputs in zmm registers, eight in ymm
-// and four in xmm, one input per lane. The same work written with
+// section 2.2) in assembly: thirty-two inputs (two sets of sixteen) or
+// sixteen in zmm registers, eight in ymm and four in xmm, one input per
+// lane. The same work written with
 // intrinsics (blake3_core.hpp's blake3_hash_lanes) compiled to the same
 // instructions, but GCC kept the loop's constants and the chaining value in
 // registers beside the sixteen state and sixteen message vectors and
 // spilled: sixteen inputs of sixteen blocks ran 14% slower than the official
-// BLAKE3 assembly (rdtsc). Here the registers are fixed, at every width:
+// BLAKE3 assembly (rdtsc). Here the registers are fixed, at every width
+// (but the 32-lane loop, below, whose state fills all 32 registers and whose
+// message is read from the stack):
 //   0-7    state words 0-7; the chaining value between blocks
 //   8-15   state words 8-15, loaded afresh for every block (IV, counter,
 //          block length, flags); the transposes' scratch before that
@@ -689,6 +692,12 @@ sealwire_blake3_x32_blocks_avx512:
     pop %rbx
     pop %rbp
     .cfi_def_cfa %rsp, 8
+    .cfi_restore %r15
+    .cfi_restore %r14
+    .cfi_restore %r13
+    .cfi_restore %r12
+    .cfi_restore %rbx
+    .cfi_restore %rbp
 9:
     vzeroupper
     ret
