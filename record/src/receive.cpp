@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // The receive side of a connection (docs/protocol.md 3): the deframer that
 // checks each header before it buffers a body, collects handshake messages
-// for the handshake, and opens protected records fragment by fragment,
-// releasing plaintext only after the tag verified.
+// for the handshake, and opens protected records as their fragments arrive
+// (collected in place, opened in runs of whole steps), releasing plaintext
+// only after the tag verified.
 #include <sealwire/crypto/ct.hpp>
 #include <sealwire/record/connection.hpp>
 

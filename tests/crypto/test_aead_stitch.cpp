@@ -28,8 +28,8 @@ using test::bytes;
 namespace {
 
 // Lengths on both sides of one, two and several 1024-byte steps, and with
-// 1-64 bytes (3083, 3136: the last step computes the block they need) or 65
-// (3137) after the steps that follow the key block's 1024.
+// 1-64 bytes (3083, 3136: a sealer's first step computes the block they
+// need) or 65 (3137) after the steps that follow the key block's 1024.
 constexpr std::size_t stitch_lengths[] = {960, 1023, 1024, 1025, 2048, 2049, 3083, 3136, 3137, 5120};
 // Associated data that leaves the MAC on and off its 128-byte lane groups.
 constexpr std::size_t aad_lengths[] = {0, 13, 100, 128};
@@ -168,26 +168,34 @@ TEST(AeadStitch, SealerTwoPartUpdateMatchesLibsodium) {
   constexpr std::size_t a_lengths[] = {0, 100, 3072, 3080, 16384};
   constexpr std::size_t b_lengths[] = {0, 1, 56, 64, 65, 300};
   test::at_every_level([&] {
-    for (const std::size_t an : a_lengths) {
-      for (const std::size_t bn : b_lengths) {
-        for (const bool in_place : {false, true}) {
-          SCOPED_TRACE(testing::Message() << "a " << an << " b " << bn << (in_place ? " in place" : " apart"));
-          const bytes key = rng.fill(32), nonce = rng.fill(12), aad = rng.fill(5), pt = rng.fill(an + bn);
-          const bytes ref = reference(aead_algorithm::chacha20_poly1305, key, nonce, aad, pt);
-          crypto::aead_sealer s;
-          ASSERT_TRUE(s.init(aead_algorithm::chacha20_poly1305, key, nonce));
-          s.aad(aad);
-          bytes sealed(an + bn + 16);
-          bytes a(pt.begin(), pt.begin() + static_cast<std::ptrdiff_t>(an));
-          if (in_place) std::copy(pt.begin(), pt.end(), sealed.begin());
-          const bytes b_apart(pt.begin() + static_cast<std::ptrdiff_t>(an), pt.end());
-          const bytes_view av = in_place ? bytes_view(sealed.data(), an) : bytes_view(a);
-          const bytes_view bv = in_place ? bytes_view(sealed.data() + an, bn) : bytes_view(b_apart);
-          const auto n = s.update({sealed.data(), an + bn}, av, bv);
-          ASSERT_TRUE(n);
-          ASSERT_EQ(*n, an + bn);
-          s.finish(std::span<std::uint8_t, 16>(sealed.data() + an + bn, 16));
-          ASSERT_EQ(sealed, ref);
+    for (const auto alg : {aead_algorithm::chacha20_poly1305, aead_algorithm::xchacha20_poly1305}) {
+      const auto& p = crypto::properties(alg);
+      for (const std::size_t an : a_lengths) {
+        for (const std::size_t bn : b_lengths) {
+          // a and b each in place at their position in out, or apart.
+          for (const int placement : {0, 1, 2, 3}) {
+            const bool a_in_place = (placement & 1) != 0, b_in_place = (placement & 2) != 0;
+            SCOPED_TRACE(testing::Message() << p.name << " a " << an << " b " << bn << " in place " << a_in_place
+                                            << b_in_place);
+            const bytes key = rng.fill(32), nonce = rng.fill(p.nonce_size), aad = rng.fill(5);
+            const bytes pt = rng.fill(an + bn);
+            const bytes ref = reference(alg, key, nonce, aad, pt);
+            crypto::aead_sealer s;
+            ASSERT_TRUE(s.init(alg, key, nonce));
+            s.aad(aad);
+            bytes sealed(an + bn + 16, 0xaa);
+            const bytes a(pt.begin(), pt.begin() + static_cast<std::ptrdiff_t>(an));
+            const bytes b(pt.begin() + static_cast<std::ptrdiff_t>(an), pt.end());
+            if (a_in_place) std::copy(a.begin(), a.end(), sealed.begin());
+            if (b_in_place) std::copy(b.begin(), b.end(), sealed.begin() + static_cast<std::ptrdiff_t>(an));
+            const bytes_view av = a_in_place ? bytes_view(sealed.data(), an) : bytes_view(a);
+            const bytes_view bv = b_in_place ? bytes_view(sealed.data() + an, bn) : bytes_view(b);
+            const auto n = s.update({sealed.data(), an + bn}, av, bv);
+            ASSERT_TRUE(n);
+            ASSERT_EQ(*n, an + bn);
+            s.finish(std::span<std::uint8_t, 16>(sealed.data() + an + bn, 16));
+            ASSERT_EQ(sealed, ref);
+          }
         }
       }
     }

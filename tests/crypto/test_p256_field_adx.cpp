@@ -125,6 +125,17 @@ void check_p256_pair(const be32& xb, const be32& yb) {
       portable::sub(d, r, y);
       adx::sub(ld4, l4, y4);
       EXPECT_TRUE(hex_of(ld4.v) == hex_of(d.v) || hex_of(ld4.v) == p256_adx_plus_p(d.v)) << "sub of add_lazy";
+      // A lazy sum (or a difference with one as its first operand) times a
+      // fully reduced value comes out fully reduced: the same limbs as the
+      // portable product of the reduced sum.
+      portable::fe pr;
+      adx::fe pr4;
+      portable::mul(pr, r, y);
+      adx::mul(pr4, l4, y4);
+      EXPECT_EQ(hex_of(pr.v), hex_of(pr4.v)) << "mul of add_lazy";
+      portable::mul(pr, d, x);
+      adx::mul(pr4, ld4, x4);
+      EXPECT_EQ(hex_of(pr.v), hex_of(pr4.v)) << "mul of sub of add_lazy";
       portable::sub(r, x, y);
       adx::sub(r4, x4, y4);
       EXPECT_EQ(hex_of(r.v), hex_of(r4.v)) << "sub";

@@ -430,9 +430,10 @@ struct ec_point {
     F::sub(out.y, t, yy);
   }
 
-  // add_for_product: a + b where the sum only feeds products or the first
-  // operand of a subtraction whose difference feeds products: the field's
-  // add_lazy (not fully reduced, see p256_field_adx.hpp) when it has one.
+  // add_for_product: a + b where the sum (or the difference it is the first
+  // operand of) only feeds products whose other factor is fully reduced:
+  // the field's add_lazy (not fully reduced, see p256_field_adx.hpp) when it
+  // has one. Never squared, never a subtraction's second operand.
   static inline void add_for_product(fe& out, const fe& a, const fe& b) noexcept {
     if constexpr (requires(fe& r, const fe& x) { F::add_lazy(r, x, x); }) {
       F::add_lazy(out, a, b);
@@ -475,7 +476,7 @@ struct ec_point {
         F::sub(j.x, msq, u2);  // X3 = M^2 - 2S (X read above for the last time)
         add_for_product(s3, u2, s);
         F::sub(t, s3, msq);    // S - X3 = 3S - M^2, only into the product
-        add_for_product(u, m, m);
+        F::add(u, m, m);       // reduced: t above may not be
         F::mul(t, u, t);       // 2M (S - X3)
         F::sub(y2, t, yy);     // 2 Y3
       }
@@ -636,19 +637,19 @@ struct ec_point {
     // u1 and s1 may be j.x and j.y (the mixed case): copied before j changes.
     u1c = u1;
     s1c = s1;
-    add_for_product(r, r, r);  // r only feeds products below
+    F::add(r, r, r);  // squared below: a lazy sum may not be
     F::sqr(hh, h);
     F::add(i, hh, hh);
     add_for_product(i, i, i);  // 4 H^2, only into products
     F::mul(jj, h, i);
     F::mul(v, u1c, i);
     if (z2 == nullptr) {
-      add_for_product(t, j.z, h);
+      F::add(t, j.z, h);
       F::sqr(t, t);
       F::sub(t, t, z1z1);
       F::sub(j.z, t, hh);
     } else {
-      add_for_product(t, j.z, *z2);
+      F::add(t, j.z, *z2);
       F::sqr(t, t);
       F::sub(t, t, z1z1);
       F::sub(t, t, *z2z2);

@@ -61,7 +61,7 @@ struct p256_adx_field {
   using portable = mont_field<p256_params>;
   static constexpr std::uint64_t p3 = 0xffffffff00000001ULL;
 
-  // reduce: out = (t7..t0) / R mod p for t < p^2 (four REDC rows, then one
+  // reduce: out = (t7..t0) / R mod p for t < p R (four REDC rows, then one
   // conditional subtraction). Row i adds m p for m = t_i: t_{i+1} += m 2^32,
   // t_{i+2} += m >> 32, t_{i+3}:t_{i+4} += m p3, one adc chain; the row's
   // carry out of t_{i+4} waits in t_i's register (free once m is used) and
@@ -365,12 +365,15 @@ struct p256_adx_field {
   // add_lazy: a + b for a product's input, or sub's first operand, only:
   // the result is a + b mod p but below 2^256, not always below p (p is
   // subtracted, under the carry as a mask, only when the sum reaches
-  // 2^256). mul and sqr take any 256-bit inputs (their REDC output is
-  // below 2^256 + p < 2p before its one subtraction, so fully reduced);
-  // sub(a, b) with such an a and b below p gives a - b or a - b + p, below
-  // 2^256 again. At least one of a and b must be below p (the sum then ends
-  // below 2^256 + p, and one subtraction fits it). Twelve instructions,
-  // against add's twenty.
+  // 2^256). A product of such a value x and a fully reduced y is fully
+  // reduced: x y < 2^256 p = p R, so the REDC sum (x y + m p) / R stays
+  // below 2p and its one subtraction suffices. Two such values, or one
+  // squared, may leave the product at or above p (REDC below 2^256 + p):
+  // never do that, and never pass one as sub's second operand. sub(a, b)
+  // with such an a and b below p gives a - b or a - b + p, below 2^256,
+  // again a value of this kind. At least one of a and b must be below p
+  // (the sum then ends below 2^256 + p, and one subtraction fits it).
+  // Twelve instructions, against add's twenty.
   [[gnu::always_inline]] static inline void add_lazy(fe& out, const fe& a, const fe& b) noexcept {
     std::uint64_t t0 = a.v[0], t1 = a.v[1], t2 = a.v[2], t3 = a.v[3], m, k1, k3;
     asm("addq 0(%[pb]), %[t0]\n\t"
@@ -477,5 +480,8 @@ struct p256_adx_field {
 
 }  // namespace
 }  // namespace sealwire::crypto::detail
+
+#undef SW_P256_REDC_ROWS
+#undef SW_P256_REDC_ROW
 
 #endif

@@ -111,10 +111,11 @@ struct receive_result {
 // connection: one record-protocol connection.
 //
 // Input: receive() consumes bytes from the transport in any fragments. It
-// decrypts each fragment as it arrives, straight from the input into the
-// record's place in the connection's plaintext buffer (no copy of the
-// ciphertext), and releases a record's plaintext (readable(), peek(),
-// read()) only after its tag verified. It stops consuming while the
+// collects a record's ciphertext in the record's place in the connection's
+// plaintext buffer and decrypts it there in runs of whole 1024-byte steps
+// (a fragment of 4 KiB or more, with nothing waiting, straight from the
+// input), and releases a record's plaintext (readable(), peek(), read())
+// only after its tag verified. It stops consuming while the
 // verified plaintext waiting for the application would exceed
 // max_buffered_plaintext: read, then offer the rest again.
 //
@@ -215,7 +216,8 @@ class SEALWIRE_API connection {
 
   // seal_to seals application data into `out` instead of the send buffer,
   // as many whole records as fit; bytes already pending() go first, so use
-  // it only when pending() is empty (otherwise `bad_state`).
+  // it only when pending() is empty (otherwise `bad_state`). `data` must not
+  // overlap `out`.
   [[nodiscard]] result<seal_result> seal_to(std::span<std::uint8_t> out, std::span<const bytes_view> data) noexcept;
 
   // close queues the close record with a reason code (docs/protocol.md
