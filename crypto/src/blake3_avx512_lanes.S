@@ -386,6 +386,31 @@ sealwire_blake3_x4_blocks_avx512:
     .set X32_TOGGLE, 5392
     .set X32_FRAME, 5440
 
+// X32_OP8: `op` with each source register into its destination, eight
+// columns (set A's four, then set B's); X32_ROR8: rotate eight registers
+// right by r.
+.macro X32_OP8 op, s0, s1, s2, s3, s4, s5, s6, s7, d0, d1, d2, d3, d4, d5, d6, d7
+    \op %zmm\s0, %zmm\d0, %zmm\d0
+    \op %zmm\s1, %zmm\d1, %zmm\d1
+    \op %zmm\s2, %zmm\d2, %zmm\d2
+    \op %zmm\s3, %zmm\d3, %zmm\d3
+    \op %zmm\s4, %zmm\d4, %zmm\d4
+    \op %zmm\s5, %zmm\d5, %zmm\d5
+    \op %zmm\s6, %zmm\d6, %zmm\d6
+    \op %zmm\s7, %zmm\d7, %zmm\d7
+.endm
+
+.macro X32_ROR8 r, d0, d1, d2, d3, d4, d5, d6, d7
+    vprord $\r, %zmm\d0, %zmm\d0
+    vprord $\r, %zmm\d1, %zmm\d1
+    vprord $\r, %zmm\d2, %zmm\d2
+    vprord $\r, %zmm\d3, %zmm\d3
+    vprord $\r, %zmm\d4, %zmm\d4
+    vprord $\r, %zmm\d5, %zmm\d5
+    vprord $\r, %zmm\d6, %zmm\d6
+    vprord $\r, %zmm\d7, %zmm\d7
+.endm
+
 // HALF_G2: HALF_G on set A's four columns (a0-d3) and set B's (e0-h3) at
 // once, with A's message words at 64 * m(%rbx) and B's at
 // X32_MSG_B + 64 * m(%rbx); each step runs on all eight columns.
@@ -398,54 +423,12 @@ sealwire_blake3_x4_blocks_avx512:
     vpaddd X32_MSG_B+64*\m1(%rbx), %zmm\e1, %zmm\e1
     vpaddd X32_MSG_B+64*\m2(%rbx), %zmm\e2, %zmm\e2
     vpaddd X32_MSG_B+64*\m3(%rbx), %zmm\e3, %zmm\e3
-    vpaddd %zmm\b0, %zmm\a0, %zmm\a0
-    vpaddd %zmm\b1, %zmm\a1, %zmm\a1
-    vpaddd %zmm\b2, %zmm\a2, %zmm\a2
-    vpaddd %zmm\b3, %zmm\a3, %zmm\a3
-    vpaddd %zmm\f0, %zmm\e0, %zmm\e0
-    vpaddd %zmm\f1, %zmm\e1, %zmm\e1
-    vpaddd %zmm\f2, %zmm\e2, %zmm\e2
-    vpaddd %zmm\f3, %zmm\e3, %zmm\e3
-    vpxord %zmm\a0, %zmm\d0, %zmm\d0
-    vpxord %zmm\a1, %zmm\d1, %zmm\d1
-    vpxord %zmm\a2, %zmm\d2, %zmm\d2
-    vpxord %zmm\a3, %zmm\d3, %zmm\d3
-    vpxord %zmm\e0, %zmm\h0, %zmm\h0
-    vpxord %zmm\e1, %zmm\h1, %zmm\h1
-    vpxord %zmm\e2, %zmm\h2, %zmm\h2
-    vpxord %zmm\e3, %zmm\h3, %zmm\h3
-    vprord $\r1, %zmm\d0, %zmm\d0
-    vprord $\r1, %zmm\d1, %zmm\d1
-    vprord $\r1, %zmm\d2, %zmm\d2
-    vprord $\r1, %zmm\d3, %zmm\d3
-    vprord $\r1, %zmm\h0, %zmm\h0
-    vprord $\r1, %zmm\h1, %zmm\h1
-    vprord $\r1, %zmm\h2, %zmm\h2
-    vprord $\r1, %zmm\h3, %zmm\h3
-    vpaddd %zmm\d0, %zmm\c0, %zmm\c0
-    vpaddd %zmm\d1, %zmm\c1, %zmm\c1
-    vpaddd %zmm\d2, %zmm\c2, %zmm\c2
-    vpaddd %zmm\d3, %zmm\c3, %zmm\c3
-    vpaddd %zmm\h0, %zmm\g0, %zmm\g0
-    vpaddd %zmm\h1, %zmm\g1, %zmm\g1
-    vpaddd %zmm\h2, %zmm\g2, %zmm\g2
-    vpaddd %zmm\h3, %zmm\g3, %zmm\g3
-    vpxord %zmm\c0, %zmm\b0, %zmm\b0
-    vpxord %zmm\c1, %zmm\b1, %zmm\b1
-    vpxord %zmm\c2, %zmm\b2, %zmm\b2
-    vpxord %zmm\c3, %zmm\b3, %zmm\b3
-    vpxord %zmm\g0, %zmm\f0, %zmm\f0
-    vpxord %zmm\g1, %zmm\f1, %zmm\f1
-    vpxord %zmm\g2, %zmm\f2, %zmm\f2
-    vpxord %zmm\g3, %zmm\f3, %zmm\f3
-    vprord $\r2, %zmm\b0, %zmm\b0
-    vprord $\r2, %zmm\b1, %zmm\b1
-    vprord $\r2, %zmm\b2, %zmm\b2
-    vprord $\r2, %zmm\b3, %zmm\b3
-    vprord $\r2, %zmm\f0, %zmm\f0
-    vprord $\r2, %zmm\f1, %zmm\f1
-    vprord $\r2, %zmm\f2, %zmm\f2
-    vprord $\r2, %zmm\f3, %zmm\f3
+    X32_OP8 vpaddd, \b0, \b1, \b2, \b3, \f0, \f1, \f2, \f3, \a0, \a1, \a2, \a3, \e0, \e1, \e2, \e3
+    X32_OP8 vpxord, \a0, \a1, \a2, \a3, \e0, \e1, \e2, \e3, \d0, \d1, \d2, \d3, \h0, \h1, \h2, \h3
+    X32_ROR8 \r1, \d0, \d1, \d2, \d3, \h0, \h1, \h2, \h3
+    X32_OP8 vpaddd, \d0, \d1, \d2, \d3, \h0, \h1, \h2, \h3, \c0, \c1, \c2, \c3, \g0, \g1, \g2, \g3
+    X32_OP8 vpxord, \c0, \c1, \c2, \c3, \g0, \g1, \g2, \g3, \b0, \b1, \b2, \b3, \f0, \f1, \f2, \f3
+    X32_ROR8 \r2, \b0, \b1, \b2, \b3, \f0, \f1, \f2, \f3
 .endm
 
 // ROUND2: one round on both sets, message word indices m0-m15 in this

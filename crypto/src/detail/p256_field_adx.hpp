@@ -362,6 +362,29 @@ struct p256_adx_field {
     out.v[3] = t3;
   }
 
+  // masked_p: out = a op b in one carry chain (op: first, then next for the
+  // higher limbs), its carry or borrow made a mask m (sbb), and p's limbs
+  // under the mask (p0 = m, p1 = the low half of m, p2 = 0, p3 & m) taken
+  // back out (undo, then undo_next) in a second chain: add_lazy's sum
+  // minus p when it carried, sub's difference plus p when it borrowed.
+#define SW_P256_MASKED_P(first, next, undo, undo_next)                                                  \
+  std::uint64_t t0 = a.v[0], t1 = a.v[1], t2 = a.v[2], t3 = a.v[3], m, k1, k3;                           \
+  asm(first " 0(%[pb]), %[t0]\n\t" next " 8(%[pb]), %[t1]\n\t" next " 16(%[pb]), %[t2]\n\t" next         \
+      " 24(%[pb]), %[t3]\n\t"                                                                            \
+      "sbbq %[m], %[m]\n\t"                                                                               \
+      "movl %k[m], %k[k1]\n\t"                                                                            \
+      "movabsq %[p3], %[k3]\n\t"                                                                          \
+      "andq %[m], %[k3]\n\t" undo " %[m], %[t0]\n\t" undo_next " %[k1], %[t1]\n\t" undo_next             \
+      " $0, %[t2]\n\t" undo_next " %[k3], %[t3]\n\t"                                                      \
+      : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [m] "=&r"(m), [k1] "=&r"(k1),       \
+        [k3] "=&r"(k3)                                                                                   \
+      : [pb] "r"(b.v), "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(b.v)), [p3] "i"(p3)               \
+      : "cc");                                                                                           \
+  out.v[0] = t0;                                                                                         \
+  out.v[1] = t1;                                                                                         \
+  out.v[2] = t2;                                                                                         \
+  out.v[3] = t3;
+
   // add_lazy: a + b for a product's input, or sub's first operand, only:
   // the result is a + b mod p but below 2^256, not always below p (p is
   // subtracted, under the carry as a mask, only when the sum reaches
@@ -375,27 +398,7 @@ struct p256_adx_field {
   // (the sum then ends below 2^256 + p, and one subtraction fits it).
   // Twelve instructions, against add's twenty.
   [[gnu::always_inline]] static inline void add_lazy(fe& out, const fe& a, const fe& b) noexcept {
-    std::uint64_t t0 = a.v[0], t1 = a.v[1], t2 = a.v[2], t3 = a.v[3], m, k1, k3;
-    asm("addq 0(%[pb]), %[t0]\n\t"
-        "adcq 8(%[pb]), %[t1]\n\t"
-        "adcq 16(%[pb]), %[t2]\n\t"
-        "adcq 24(%[pb]), %[t3]\n\t"
-        "sbbq %[m], %[m]\n\t"
-        "movl %k[m], %k[k1]\n\t"
-        "movabsq %[p3], %[k3]\n\t"
-        "andq %[m], %[k3]\n\t"
-        "subq %[m], %[t0]\n\t"
-        "sbbq %[k1], %[t1]\n\t"
-        "sbbq $0, %[t2]\n\t"
-        "sbbq %[k3], %[t3]\n\t"
-        : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [m] "=&r"(m), [k1] "=&r"(k1),
-          [k3] "=&r"(k3)
-        : [pb] "r"(b.v), "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(b.v)), [p3] "i"(p3)
-        : "cc");
-    out.v[0] = t0;
-    out.v[1] = t1;
-    out.v[2] = t2;
-    out.v[3] = t3;
+    SW_P256_MASKED_P("addq", "adcq", "subq", "sbbq")
   }
 
   // sub: a - b, and p added back when it borrowed: the borrow as a mask
@@ -403,27 +406,7 @@ struct p256_adx_field {
   // p3 & m) added in one chain. Twelve instructions, where copying the
   // difference, adding p and choosing by cmov took twenty.
   [[gnu::always_inline]] static inline void sub(fe& out, const fe& a, const fe& b) noexcept {
-    std::uint64_t t0 = a.v[0], t1 = a.v[1], t2 = a.v[2], t3 = a.v[3], m, k1, k3;
-    asm("subq 0(%[pb]), %[t0]\n\t"
-        "sbbq 8(%[pb]), %[t1]\n\t"
-        "sbbq 16(%[pb]), %[t2]\n\t"
-        "sbbq 24(%[pb]), %[t3]\n\t"
-        "sbbq %[m], %[m]\n\t"
-        "movl %k[m], %k[k1]\n\t"
-        "movabsq %[p3], %[k3]\n\t"
-        "andq %[m], %[k3]\n\t"
-        "addq %[m], %[t0]\n\t"
-        "adcq %[k1], %[t1]\n\t"
-        "adcq $0, %[t2]\n\t"
-        "adcq %[k3], %[t3]\n\t"
-        : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [m] "=&r"(m), [k1] "=&r"(k1),
-          [k3] "=&r"(k3)
-        : [pb] "r"(b.v), "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(b.v)), [p3] "i"(p3)
-        : "cc");
-    out.v[0] = t0;
-    out.v[1] = t1;
-    out.v[2] = t2;
-    out.v[3] = t3;
+    SW_P256_MASKED_P("subq", "sbbq", "addq", "adcq")
   }
 
   // half: a / 2 mod p. p is odd, so p is added when a is odd (by mask, in
@@ -481,6 +464,7 @@ struct p256_adx_field {
 }  // namespace
 }  // namespace sealwire::crypto::detail
 
+#undef SW_P256_MASKED_P
 #undef SW_P256_REDC_ROWS
 #undef SW_P256_REDC_ROW
 
