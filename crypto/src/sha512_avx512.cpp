@@ -94,7 +94,7 @@ template <int G, int B>
                                                 const std::uint8_t* in_a, const std::uint8_t* in_b) noexcept {
   constexpr bool steps_here = B == 0 && G < 8;
   // Round t's word of block A (B = 0) or block B (B = 2) in the pair layout.
-  sha2_eight_rounds<std::uint64_t>(
+  sha2_eight_rounds<std::uint64_t, sha2_order::late>(
       v, 8 * G, [&](int t) __attribute__((always_inline)) { return load_wk(wk + 4 * (t / 2) + B + (t & 1)); },
       [&](auto k) __attribute__((always_inline)) {
         if constexpr (steps_here) schedule_step<8 + 4 * G + decltype(k)::value>(s, wk, in_a, in_b);
