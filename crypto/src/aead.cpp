@@ -132,6 +132,8 @@ void aead_core::move_from(aead_core& other) noexcept {
     } else {
       cipher = other.cipher;
       mac = std::move(other.mac);
+      // The lanes are live in the moved MAC too (null if the CPU level changed).
+      if (other.lanes != nullptr) lanes = poly1305_direct_lanes(mac, 0);
       stage_len = other.stage_len;
       std::memcpy(stage, other.stage, stage_len);
     }
@@ -149,6 +151,7 @@ void aead_core::wipe() noexcept {
     }
   }
   aad_len = text_len = max_text = 0;
+  lanes = nullptr;
   key_pending = false;
   stage_len = 0;  // the staged bytes are MAC input (public): not wiped
   phase = aead_phase::idle;
@@ -369,147 +372,38 @@ static std::size_t stitch(aead_core& c, std::uint8_t* out, const std::uint8_t* i
 constexpr std::size_t open_stitch_min = 256;
 static_assert(open_small_max == open_stitch_min, "the trailing-tag opener hands open_small its pieces");
 
-// open_stitched decrypts a piece of any alignment with the stitched kernels
-// (false, with nothing done, when they do not run here). Two positions move
-// through the piece: the MAC's (mp) and the cipher's (cp).
-//  - The MAC first takes the bytes that bring its lanes to a group boundary
-//    (update buffers them, or the stage takes them when it is live), then
-//    only whole groups go through kernels.
-//  - Keystream buffered by the previous piece (or refill) is used by XOR.
-//  - With nothing buffered, whole 1024-byte steps of both run through the
-//    stitched kernel straight from in to out; a shorter rest gets one
-//    stitched step with up to ten groups of the MAC whose blocks decrypt
-//    the rest's whole blocks and leave the others' keystream in the buffer
-//    (for the rest's last partial block and the next piece).
-//  - What the MAC has left at the end goes to the stage when it fits
-//    (aead_stage_bytes), else to update.
-// Decrypting in place, the MAC never falls behind the cipher (it reads the
-// ciphertext before the XOR overwrites it); otherwise it may lag, so that a
-// refill has MAC groups to overlap with.
+// open_stitched decrypts a piece of open_stitch_min bytes or more with the
+// stitched kernels (chacha20_poly1305_open_ifma), false, with nothing done,
+// when they do not run here. It checks the CPU level and readies the MAC's
+// lanes once per message: then it records them in c.lanes, and the opener's
+// later pieces go to the kernels without these checks (open_fused).
 static bool open_stitched([[maybe_unused]] aead_core& c, [[maybe_unused]] std::uint8_t* out,
                           [[maybe_unused]] const std::uint8_t* in, [[maybe_unused]] std::size_t n) noexcept {
 #if SEALWIRE_X86_KERNELS
   stream_state& s = c.cipher;
   if (s.family != stream_family::chacha || s.rounds != 20) return false;
-  const chacha_poly_fn kernel = chacha_poly_kernel();
-  if (kernel == nullptr) return false;
+  if (chacha_poly_kernel() == nullptr) return false;
   poly1305_state* mac = poly1305_direct_lanes(c.mac, n / 16);
   if (mac == nullptr) return false;
-  constexpr std::size_t group = aead_stage_group;
-  const bool in_place = out == in;
-  // Invariant: mp < n implies the lanes are at a group boundary (buf_len 0)
-  // and the stage is empty.
-  std::size_t mp;
-  // Staged groups not yet in the lanes (the head of the MAC input, before
-  // in + mp): the next refill step takes them first.
-  const std::uint8_t* head = nullptr;
-  std::size_t head_groups = 0;
-  if (c.stage_len != 0) {
-    // Staged ciphertext (the last piece's tail, or small pieces'): the
-    // piece's head completes its last group and the whole groups wait in the
-    // stage for the piece's first refill step (the lanes' buf is empty while
-    // staging).
-    mp = (group - c.stage_len % group) % group;  // < group <= n
-    chacha_stage_copy_ifma(c.stage + c.stage_len, in, mp);
-    head = c.stage;
-    head_groups = (c.stage_len + mp) / group;
-    c.stage_len = 0;
-  } else {
-    mp = std::min<std::size_t>(n, (group - mac->buf_len % group) % group);
-    if (mp != 0) c.mac.update({in, mp});
-  }
-  // flush_head hands the staged groups to the lanes on their own, before
-  // the MAC takes anything else.
-  const auto flush_head = [&] {
-    if (head_groups == 0) return;
-    poly1305_lanes_ifma(*mac, head, 8 * head_groups, !mac->started);
-    poly1305_direct_done(*mac, 8 * head_groups);
-    head_groups = 0;
-  };
-  std::size_t cp = 0;
-  while (cp < n) {
-    const std::size_t buffered = static_cast<std::size_t>(s.ks_len - s.ks_pos);
-    if (buffered != 0) {
-      const std::size_t x = std::min(buffered, n - cp);
-      if (in_place && mp < cp + x) {
-        // Catch the MAC up to a group boundary past the bytes the XOR overwrites.
-        flush_head();
-        const std::size_t to = std::min(n, mp + (cp + x - mp + group - 1) / group * group);
-        c.mac.update({in + mp, to - mp});
-        mp = to;
-      }
-      // The keystream generated ahead, XORed straight (this runs only where
-      // the stitched kernels do: s.xr is the AVX-512 XOR).
-      const std::uint8_t* ks = s.ks + s.ks_pos;
-      if (s.xr != nullptr && x >= 64) {
-        s.xr(out + cp, in + cp, ks, x);
-      } else {
-        xor_bytes(out + cp, in + cp, ks, x);
-      }
-      s.ks_pos = static_cast<std::uint16_t>(s.ks_pos + x);
-      cp += x;
-      continue;
-    }
-    std::uint64_t first = 0;
-    // Two steps or more (a long piece) go through the multi-step kernel. A
-    // single step goes through the refill step's kernel below (all sixteen
-    // blocks direct, nothing buffered): each kernel is 13-15 KB of unrolled
-    // code that a one-step call runs once, and a piece that ran both (a
-    // 1448-byte one: a step, then a refill) fetched and decoded both afresh
-    // every piece, 462-504 TSC cycles a step against 399 with the code in
-    // the op cache (fenced rdtsc, Zen 5).
-    const std::size_t steps = std::min(n - cp, n - mp) / stitch_step;
-    if (steps >= 2 && stream_take(s, steps * 16, first)) {
-      flush_head();
-      kernel(s.words, first, out + cp, in + cp, steps, *mac, in + mp, !mac->started);
-      poly1305_direct_done(*mac, steps * 64);
-      cp += steps * stitch_step;
-      mp += steps * stitch_step;
-      continue;
-    }
-    // Up to ten groups (one after each double round): a piece that gets one
-    // step here still has most of its MAC overlapped.
-    // When the piece needs another refill after this step, its MAC keeps a
-    // group back for it: a refill with no group to overlap is keystream
-    // alone and the MAC's groups then run on their own.
-    const std::size_t avail = head_groups + (n - mp) / group;
-    std::size_t groups = std::min<std::size_t>(10, avail);
-    if (cp + stitch_step < n && avail >= 2) groups = std::min(groups, avail - 1);
-    std::uint8_t* ks = groups != 0 ? stream_take_buffer(s, first) : nullptr;
-    if (ks == nullptr) break;  // no MAC to overlap, or near the counter's limit: the plain path
-    const std::size_t from_head = std::min(groups, head_groups);
-    const std::size_t from_in = groups - from_head;
-    // The step's whole blocks within the piece decrypt straight into out (in
-    // place, only those the MAC has read by the end of the step); the rest
-    // of its keystream stays in the buffer.
-    std::size_t reach = n - cp;
-    if (in_place) reach = std::min(reach, mp + from_in * group - cp);
-    const std::size_t direct = std::min<std::size_t>(stream_buffer_blocks, reach / 64);
-    chacha20_poly1305_ks_ifma(s.words, first, out + cp, in + cp, static_cast<unsigned>(direct), ks, *mac, head,
-                              static_cast<unsigned>(from_head), in + mp, static_cast<unsigned>(groups),
-                              !mac->started);
-    poly1305_direct_done(*mac, groups * 8);
-    head += from_head * group;
-    head_groups -= from_head;
-    mp += from_in * group;
-    cp += 64 * direct;
-    s.ks_pos = static_cast<std::uint16_t>(64 * direct);
-  }
-  flush_head();  // staged groups no refill took (before the stage is reused)
-  // What the MAC has left (before an in-place XOR of the rest) waits in the
-  // stage for the next piece, whose head completes its group.
-  if (mp < n) {
-    if (n - mp <= aead_stage_bytes) {
-      chacha_stage_copy_ifma(c.stage, in + mp, n - mp);
-      c.stage_len = static_cast<std::uint16_t>(n - mp);
-    } else {
-      c.mac.update({in + mp, n - mp});
-    }
-  }
-  if (cp < n) static_cast<void>(stream_xor(s, out + cp, in + cp, n - cp));
+  c.lanes = mac;
+  chacha20_poly1305_open_ifma(c, *mac, out, in, n);
   return true;
 #else
   return false;  // no stitched kernels here
+#endif
+}
+
+// open_fused is open_stitched for the opener's pieces after the first (the
+// lanes recorded, still live), inlined into its update: one call per piece.
+[[gnu::always_inline]] static inline bool open_fused([[maybe_unused]] aead_core& c, [[maybe_unused]] std::uint8_t* out,
+                                                     [[maybe_unused]] const std::uint8_t* in,
+                                                     [[maybe_unused]] std::size_t n) noexcept {
+#if SEALWIRE_X86_KERNELS
+  if (n < open_stitch_min || c.lanes == nullptr || c.lanes->live != poly1305_powers::radix44x8) return false;
+  chacha20_poly1305_open_ifma(c, *c.lanes, out, in, n);
+  return true;
+#else
+  return false;
 #endif
 }
 
@@ -1138,7 +1032,8 @@ result<std::size_t> aead_opener::update(std::span<std::uint8_t> out, bytes_view 
     SEALWIRE_EXPECTS(same_or_disjoint(out.data(), in.data(), in.size()));
     if (is_aes_gcm(core.alg)) {
       detail::gcm_decrypt(core.gcm, out.data(), in.data(), in.size());
-    } else if (!detail::open_buffered(core, out.data(), in.data(), in.size(), nullptr, 0)) {
+    } else if (!detail::open_buffered(core, out.data(), in.data(), in.size(), nullptr, 0) &&
+               !detail::open_fused(core, out.data(), in.data(), in.size())) {
       core.decrypt(out.data(), in.data(), in.size());
     }
     core.text_len += in.size();
@@ -1169,7 +1064,9 @@ result<std::size_t> aead_opener::update(std::span<std::uint8_t> out, bytes_view 
       if (!detail::open_buffered(core, out.data(), s.held, from_held, nullptr, 0)) {
         core.decrypt(out.data(), s.held, from_held);
       }
-      core.decrypt(out.data() + from_held, in.data(), from_in);
+      if (!detail::open_fused(core, out.data() + from_held, in.data(), from_in)) {
+        core.decrypt(out.data() + from_held, in.data(), from_in);
+      }
     }
     std::memcpy(s.held, in.data() + in.size() - aead_tag_size, aead_tag_size);
     s.held_len = aead_tag_size;

@@ -60,6 +60,10 @@ struct aead_core {
     // whole groups, instead of a lanes call per group between refills.
     std::uint8_t stage[aead_stage_bytes];
   };
+  // The MAC's live IFMA lanes once the opener's stitched path has checked
+  // the CPU level and readied them (null otherwise): later pieces go
+  // straight to chacha20_poly1305_open_ifma (see open_fused in aead.cpp).
+  poly1305_state* lanes = nullptr;
   std::uint64_t aad_len = 0;
   std::uint64_t text_len = 0;
   std::uint64_t max_text = 0;

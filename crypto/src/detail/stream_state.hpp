@@ -49,6 +49,35 @@ struct stream_state {
 static_assert(sizeof(stream_state) <= stream_state_storage && alignof(stream_state) <= 64,
               "stream_cipher's storage is too small for its state");
 
+// stream_have_blocks reports whether `blocks` (>= 1) more blocks are allowed.
+inline bool stream_have_blocks(const stream_state& st, std::uint64_t blocks) noexcept {
+  return !st.exhausted && blocks - 1 <= st.last_counter - st.counter;
+}
+
+// stream_advance moves the counter past `blocks` allowed blocks.
+inline void stream_advance(stream_state& st, std::uint64_t blocks) noexcept {
+  if (blocks - 1 == st.last_counter - st.counter) {
+    st.exhausted = true;  // the counter would pass its last value
+  } else {
+    st.counter += blocks;
+  }
+}
+
+// stream_fill_buffer is stream_take_buffer (below) with the XOR of the
+// kernel set that fills the buffer given by the caller, inline for the
+// opener's per-piece path.
+inline std::uint8_t* stream_fill_buffer(stream_state& st, std::uint64_t& first,
+                                        decltype(stream_state::xr) xr) noexcept {
+  if (st.ks_pos != st.ks_len || !stream_have_blocks(st, stream_buffer_blocks)) return nullptr;
+  first = st.counter;
+  stream_advance(st, stream_buffer_blocks);
+  st.ks_pos = 0;
+  st.ks_len = static_cast<std::uint16_t>(64 * stream_buffer_blocks);
+  st.ks_high = st.ks_len;  // the whole buffer: wipe clears it
+  st.xr = xr;
+  return st.ks;
+}
+
 // stream_wipe clears the key and the keystream that was generated.
 void stream_wipe(stream_state& st) noexcept;
 
