@@ -170,8 +170,10 @@ static void begin(aead_core& c, aead_algorithm a) noexcept {
 
 // start_stream keys the ChaCha/Salsa family's cipher and MAC for one message.
 // `text` is the message's length when the caller knows it (one-shot), else 0.
+// `defer_key` (the incremental opener): the Poly1305 key block waits for the
+// first text (key_deferred), the associated data in the stage meanwhile.
 static result<void> start_stream(aead_core& c, aead_algorithm a, std::span<const std::uint8_t, 32> key,
-                                 std::span<const std::uint8_t> nonce, std::size_t text) noexcept {
+                                 std::span<const std::uint8_t> nonce, std::size_t text, bool defer_key) noexcept {
   begin(c, a);
   result<void> r;
   switch (a) {
@@ -207,7 +209,10 @@ static result<void> start_stream(aead_core& c, aead_algorithm a, std::span<const
   // secretbox uses the rest of block 0 for the first 32 bytes of text.
   // A one-shot message of 1024 bytes or more gets its key block from the
   // kernel that runs its first 1024 bytes (start_text).
-  if (text >= 1024 && c.format == aead_mac_format::rfc8439 && c.cipher.rounds == 20 &&
+  // An incremental opener's first piece of open_stitch_min bytes or more
+  // gets it beside sixteen blocks of keystream for the buffer
+  // (key_deferred).
+  if ((text >= 1024 || defer_key) && c.format == aead_mac_format::rfc8439 && c.cipher.rounds == 20 &&
       chacha_key_kernel() != nullptr) {
     c.key_pending = true;
     c.phase = aead_phase::aad;
@@ -228,12 +233,12 @@ static result<void> start_stream(aead_core& c, aead_algorithm a, std::span<const
   return {};
 }
 
-result<void> aead_core::start(const aead_key_state& key, std::span<const std::uint8_t> nonce,
-                              std::size_t text) noexcept {
+result<void> aead_core::start(const aead_key_state& key, std::span<const std::uint8_t> nonce, std::size_t text,
+                              bool defer_key) noexcept {
   if (!key.keyed) return crypto_errc::not_keyed;
   if (nonce.size() != properties(key.alg).nonce_size) return crypto_errc::invalid_nonce;
   if (is_aes_gcm(key.alg)) return start_gcm(key, nonce);
-  return start_stream(*this, key.alg, key.key, nonce, text);
+  return start_stream(*this, key.alg, key.key, nonce, text, defer_key);
 }
 
 result<void> aead_core::start_gcm(const aead_key_state& key, std::span<const std::uint8_t> iv) noexcept {
@@ -246,6 +251,12 @@ result<void> aead_core::start_gcm(const aead_key_state& key, std::span<const std
   phase = aead_phase::aad;
   return {};
 }
+
+// The opener's stitched path needs a piece of at least this size: shorter
+// ones rarely hold a whole Poly1305 group beside a keystream refill, and the
+// plain path (one MAC update, one XOR from the buffer) costs less there.
+constexpr std::size_t open_stitch_min = 256;
+static_assert(open_small_max == open_stitch_min, "the trailing-tag opener hands open_small its pieces");
 
 // key_block keys the MAC with the first 32 bytes of block 0 generated alone.
 static void key_block(aead_core& c) noexcept {
@@ -273,9 +284,43 @@ std::size_t aead_core::start_text(std::uint8_t* out, const std::uint8_t* in) noe
   return 1024;
 }
 
+// Raw keystream comes from a kernel XORing these zeros.
+alignas(64) static constexpr std::uint8_t zero_text[64 * stream_buffer_blocks] = {};
+
+void aead_core::key_deferred(std::size_t first_text) noexcept {
+  const std::size_t held = stage_len;
+  stage_len = 0;
+  const chacha_key_fn kernel = chacha_key_kernel();
+  std::uint64_t first = 0;
+  std::uint8_t* ks = nullptr;
+  if (first_text >= open_stitch_min && kernel != nullptr) ks = stream_take_buffer_after(cipher, first);
+  if (ks != nullptr) {
+    // Block 0 keys the MAC; blocks 1-16 wait in the buffer for the text.
+    alignas(64) std::uint8_t block0[64];
+    kernel(cipher.words, first + 1, ks, zero_text, first, block0);
+    mac.init(std::span<const std::uint8_t, 32>(block0, 32));
+    ct::wipe(block0, sizeof block0);
+    key_pending = false;
+  } else {
+    key_block(*this);
+  }
+  mac.update({stage, held});  // the associated data held so far
+}
+
 void aead_core::add_aad(std::span<const std::uint8_t> aad) noexcept {
   SEALWIRE_EXPECTS(phase == aead_phase::aad);
   SEALWIRE_EXPECTS(format != aead_mac_format::secretbox || aad.empty());
+  if (key_pending) {
+    // An incremental opener's MAC is not keyed yet (key_deferred): hold the
+    // associated data while it fits the stage.
+    if (aad.size() <= aead_stage_bytes - stage_len) {
+      if (!aad.empty()) std::memcpy(stage + stage_len, aad.data(), aad.size());
+      stage_len = static_cast<std::uint16_t>(stage_len + aad.size());
+      aad_len += aad.size();
+      return;
+    }
+    key_deferred(0);
+  }
   if (is_aes_gcm(alg)) {
     gcm_hash(gcm, aad.data(), aad.size());
   } else {
@@ -284,8 +329,9 @@ void aead_core::add_aad(std::span<const std::uint8_t> aad) noexcept {
   aad_len += aad.size();
 }
 
-void aead_core::begin_text() noexcept {
+void aead_core::begin_text(std::size_t first_text) noexcept {
   if (phase == aead_phase::aad) {
+    if (key_pending) key_deferred(first_text);
     if (is_aes_gcm(alg)) {
       gcm_pad(gcm);  // SP 800-38D 7.1 step 5: A || 0^v
     } else if (format == aead_mac_format::rfc8439) {
@@ -366,11 +412,6 @@ static std::size_t stitch(aead_core& c, std::uint8_t* out, const std::uint8_t* i
   return steps * stitch_step;
 }
 
-// The opener's stitched path needs a piece of at least this size: shorter
-// ones rarely hold a whole Poly1305 group beside a keystream refill, and the
-// plain path (one MAC update, one XOR from the buffer) costs less there.
-constexpr std::size_t open_stitch_min = 256;
-static_assert(open_small_max == open_stitch_min, "the trailing-tag opener hands open_small its pieces");
 
 // open_stitched decrypts a piece of open_stitch_min bytes or more with the
 // stitched kernels (chacha20_poly1305_open_ifma), false, with nothing done,
@@ -611,11 +652,12 @@ void aead_core::compute_tag(std::span<std::uint8_t, aead_tag_size> tag) noexcept
 // start_with_bytes begins a message under a key given as bytes, keying
 // AES-GCM in place (no separate key object to copy from).
 static result<void> start_with_bytes(aead_core& c, aead_algorithm a, std::span<const std::uint8_t> key,
-                                     std::span<const std::uint8_t> nonce, std::size_t text = 0) noexcept {
+                                     std::span<const std::uint8_t> nonce, std::size_t text = 0,
+                                     bool defer_key = false) noexcept {
   const aead_properties& p = properties(a);
   if (key.size() != p.key_size) return crypto_errc::invalid_key;
   if (nonce.size() != p.nonce_size) return crypto_errc::invalid_nonce;
-  if (!is_aes_gcm(a)) return start_stream(c, a, key.first<32>(), nonce, text);
+  if (!is_aes_gcm(a)) return start_stream(c, a, key.first<32>(), nonce, text, defer_key);
   begin(c, a);
   gcm_init(c.gcm, key, nonce);
   c.phase = aead_phase::aad;
@@ -948,12 +990,12 @@ result<void> verify(detail::aead_opener_state& s, bytes_view tag) noexcept {
 
 result<void> aead_opener::init(aead_algorithm alg, bytes_view key, bytes_view nonce, tag_position position) noexcept {
   reset_opener(st(), position);
-  return detail::start_with_bytes(st().core, alg, key, nonce);
+  return detail::start_with_bytes(st().core, alg, key, nonce, 0, true);
 }
 
 result<void> aead_opener::init(const aead_key& key, bytes_view nonce, tag_position position) noexcept {
   reset_opener(st(), position);
-  return st().core.start(key.state(), nonce);
+  return st().core.start(key.state(), nonce, 0, true);
 }
 
 void aead_opener::aad(bytes_view data) noexcept { st().core.add_aad(data); }
@@ -1026,7 +1068,7 @@ result<std::size_t> aead_opener::update(std::span<std::uint8_t> out, bytes_view 
   const std::size_t release = released_by(s, in.size());
   if (out.size() < release) return crypto_errc::buffer_too_small;
   if (release > core.max_text - core.text_len) return fail(s, crypto_errc::message_too_long);
-  if (core.phase == detail::aead_phase::aad) core.begin_text();
+  if (core.phase == detail::aead_phase::aad) core.begin_text(release);
 
   if (s.position == tag_position::detached) {
     SEALWIRE_EXPECTS(same_or_disjoint(out.data(), in.data(), in.size()));

@@ -165,6 +165,15 @@ std::uint8_t* stream_take_buffer(stream_state& st, std::uint64_t& first) noexcep
   return stream_fill_buffer(st, first, kernels_for(st.family).xr);
 }
 
+std::uint8_t* stream_take_buffer_after(stream_state& st, std::uint64_t& first) noexcept {
+  if (!stream_take(st, stream_buffer_blocks + 1, first)) return nullptr;
+  st.ks_pos = 0;
+  st.ks_len = static_cast<std::uint16_t>(64 * stream_buffer_blocks);
+  st.ks_high = st.ks_len;  // the whole buffer: wipe clears it
+  st.xr = kernels_for(st.family).xr;
+  return st.ks;
+}
+
 std::uint8_t* stream_take_tail(stream_state& st, std::uint64_t blocks, std::uint64_t& first) noexcept {
   if (!stream_take(st, blocks + 1, first)) return nullptr;
   st.ks_pos = 0;

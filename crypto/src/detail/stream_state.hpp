@@ -102,6 +102,11 @@ void stream_generate(stream_state& st, std::size_t need) noexcept;
 // spends its first blocks elsewhere (on text directly) leaves them out of the
 // buffer: the caller then moves ks_pos past them.
 [[nodiscard]] std::uint8_t* stream_take_buffer(stream_state& st, std::uint64_t& first) noexcept;
+// stream_take_buffer_after is stream_take_buffer for a stream that spends
+// one block before the buffer's elsewhere (its kernel computes the block at
+// `first` apart, the buffer holds the next stream_buffer_blocks): the
+// incremental opener's Poly1305 key block.
+[[nodiscard]] std::uint8_t* stream_take_buffer_after(stream_state& st, std::uint64_t& first) noexcept;
 // stream_take_tail is stream_take of `blocks` blocks and one more, whose raw
 // keystream the caller's kernel writes to the returned buffer (64 bytes),
 // which then holds that block as buffered keystream; null, with nothing
