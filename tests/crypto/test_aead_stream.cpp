@@ -735,12 +735,12 @@ TEST_P(AeadStream, LargePieces) {
 // or keying as soon as the associated data outgrows the 1408 bytes it can
 // hold. Every algorithm and level must equal one-shot for associated data
 // around that size, given whole or in parts, first pieces on both sides of
-// 256 bytes, both openers, in place, after a move, and for no text at all;
+// 256 bytes and of two steps (2048), both openers, in place, after a move, and for no text at all;
 // a flipped associated-data bit fails.
 TEST_P(AeadStream, DeferredKeyingHoldsTheAssociatedData) {
   test::seeded_random rng(256);
   constexpr std::size_t dk_aad_sizes[] = {0, 1, 40, 1408, 1409, 3000};
-  constexpr std::size_t dk_first_pieces[] = {100, 255, 256, 1448};
+  constexpr std::size_t dk_first_pieces[] = {100, 255, 256, 1448, 2047, 2048};
   for (aead_algorithm alg : test::all_aead_algorithms) {
     if (!crypto::properties(alg).supports_aad) continue;
     for (std::size_t aad_size : dk_aad_sizes) {

@@ -103,9 +103,10 @@ struct aead_core {
   std::size_t start_text(std::uint8_t* out, const std::uint8_t* in) noexcept;
   // key_deferred keys the MAC of a message whose start deferred the key
   // block (key_pending, nothing generated yet) and feeds it the associated
-  // data held in the stage. With a first piece of `first_text` bytes at
-  // least open_stitch_min (aead.cpp) the key block comes from the kernel
-  // that generates the buffer's sixteen blocks of keystream, else alone.
+  // data held in the stage. With a first piece of `first_text` bytes from
+  // open_stitch_min (aead.cpp) to under two stitched steps (2048) the key
+  // block comes from the kernel that generates the buffer's sixteen blocks
+  // of keystream, else alone.
   void key_deferred(std::size_t first_text) noexcept;
   void add_aad(std::span<const std::uint8_t> aad) noexcept;
   // begin_text ends the associated data (keying a deferred MAC first, see
