@@ -132,6 +132,8 @@ void aead_core::move_from(aead_core& other) noexcept {
     } else {
       cipher = other.cipher;
       mac = std::move(other.mac);
+      // The lanes are live in the moved MAC too (null if the CPU level changed).
+      if (other.lanes != nullptr) lanes = poly1305_direct_lanes(mac, 0);
       stage_len = other.stage_len;
       std::memcpy(stage, other.stage, stage_len);
     }
@@ -149,6 +151,7 @@ void aead_core::wipe() noexcept {
     }
   }
   aad_len = text_len = max_text = 0;
+  lanes = nullptr;
   key_pending = false;
   stage_len = 0;  // the staged bytes are MAC input (public): not wiped
   phase = aead_phase::idle;
@@ -167,8 +170,10 @@ static void begin(aead_core& c, aead_algorithm a) noexcept {
 
 // start_stream keys the ChaCha/Salsa family's cipher and MAC for one message.
 // `text` is the message's length when the caller knows it (one-shot), else 0.
+// `defer_key` (the incremental opener): the Poly1305 key block waits for the
+// first text (key_deferred), the associated data in the stage meanwhile.
 static result<void> start_stream(aead_core& c, aead_algorithm a, std::span<const std::uint8_t, 32> key,
-                                 std::span<const std::uint8_t> nonce, std::size_t text) noexcept {
+                                 std::span<const std::uint8_t> nonce, std::size_t text, bool defer_key) noexcept {
   begin(c, a);
   result<void> r;
   switch (a) {
@@ -204,7 +209,10 @@ static result<void> start_stream(aead_core& c, aead_algorithm a, std::span<const
   // secretbox uses the rest of block 0 for the first 32 bytes of text.
   // A one-shot message of 1024 bytes or more gets its key block from the
   // kernel that runs its first 1024 bytes (start_text).
-  if (text >= 1024 && c.format == aead_mac_format::rfc8439 && c.cipher.rounds == 20 &&
+  // An incremental opener's first piece of open_stitch_min bytes to two
+  // steps gets it beside sixteen blocks of keystream for the buffer
+  // (key_deferred).
+  if ((text >= 1024 || defer_key) && c.format == aead_mac_format::rfc8439 && c.cipher.rounds == 20 &&
       chacha_key_kernel() != nullptr) {
     c.key_pending = true;
     c.phase = aead_phase::aad;
@@ -225,12 +233,12 @@ static result<void> start_stream(aead_core& c, aead_algorithm a, std::span<const
   return {};
 }
 
-result<void> aead_core::start(const aead_key_state& key, std::span<const std::uint8_t> nonce,
-                              std::size_t text) noexcept {
+result<void> aead_core::start(const aead_key_state& key, std::span<const std::uint8_t> nonce, std::size_t text,
+                              bool defer_key) noexcept {
   if (!key.keyed) return crypto_errc::not_keyed;
   if (nonce.size() != properties(key.alg).nonce_size) return crypto_errc::invalid_nonce;
   if (is_aes_gcm(key.alg)) return start_gcm(key, nonce);
-  return start_stream(*this, key.alg, key.key, nonce, text);
+  return start_stream(*this, key.alg, key.key, nonce, text, defer_key);
 }
 
 result<void> aead_core::start_gcm(const aead_key_state& key, std::span<const std::uint8_t> iv) noexcept {
@@ -243,6 +251,15 @@ result<void> aead_core::start_gcm(const aead_key_state& key, std::span<const std
   phase = aead_phase::aad;
   return {};
 }
+
+// One step of the stitched kernel: 16 ChaCha20 blocks, 64 Poly1305 blocks.
+constexpr std::size_t stitch_step = 1024;
+
+// The opener's stitched path needs a piece of at least this size: shorter
+// ones rarely hold a whole Poly1305 group beside a keystream refill, and the
+// plain path (one MAC update, one XOR from the buffer) costs less there.
+constexpr std::size_t open_stitch_min = 256;
+static_assert(open_small_max == open_stitch_min, "the trailing-tag opener hands open_small its pieces");
 
 // key_block keys the MAC with the first 32 bytes of block 0 generated alone.
 static void key_block(aead_core& c) noexcept {
@@ -270,9 +287,50 @@ std::size_t aead_core::start_text(std::uint8_t* out, const std::uint8_t* in) noe
   return 1024;
 }
 
+// Raw keystream comes from a kernel XORing these zeros.
+alignas(64) static constexpr std::uint8_t zero_text[64 * stream_buffer_blocks] = {};
+
+void aead_core::key_deferred(std::size_t first_text) noexcept {
+  const std::size_t held = stage_len;
+  stage_len = 0;
+  const chacha_key_fn kernel = chacha_key_kernel();
+  std::uint64_t first = 0;
+  std::uint8_t* ks = nullptr;
+  // Only for a first piece under two steps: a longer one (a whole record, a
+  // one-call open) runs the multi-step stitched kernel from block 1, and a
+  // key step in front of it would leave a step's MAC without a cipher step
+  // to overlap, which costs about what the lone block does (measured: the
+  // 16 KiB record open 2-3% slower).
+  if (first_text >= open_stitch_min && first_text < 2 * stitch_step && kernel != nullptr) {
+    ks = stream_take_buffer_after(cipher, first);
+  }
+  if (ks != nullptr) {
+    // Block 0 keys the MAC; blocks 1-16 wait in the buffer for the text.
+    alignas(64) std::uint8_t block0[64];
+    kernel(cipher.words, first + 1, ks, zero_text, first, block0);
+    mac.init(std::span<const std::uint8_t, 32>(block0, 32));
+    ct::wipe(block0, sizeof block0);
+    key_pending = false;
+  } else {
+    key_block(*this);
+  }
+  mac.update({stage, held});  // the associated data held so far
+}
+
 void aead_core::add_aad(std::span<const std::uint8_t> aad) noexcept {
   SEALWIRE_EXPECTS(phase == aead_phase::aad);
   SEALWIRE_EXPECTS(format != aead_mac_format::secretbox || aad.empty());
+  if (key_pending) {
+    // An incremental opener's MAC is not keyed yet (key_deferred): hold the
+    // associated data while it fits the stage.
+    if (aad.size() <= aead_stage_bytes - stage_len) {
+      if (!aad.empty()) std::memcpy(stage + stage_len, aad.data(), aad.size());
+      stage_len = static_cast<std::uint16_t>(stage_len + aad.size());
+      aad_len += aad.size();
+      return;
+    }
+    key_deferred(0);
+  }
   if (is_aes_gcm(alg)) {
     gcm_hash(gcm, aad.data(), aad.size());
   } else {
@@ -281,8 +339,9 @@ void aead_core::add_aad(std::span<const std::uint8_t> aad) noexcept {
   aad_len += aad.size();
 }
 
-void aead_core::begin_text() noexcept {
+void aead_core::begin_text(std::size_t first_text) noexcept {
   if (phase == aead_phase::aad) {
+    if (key_pending) key_deferred(first_text);
     if (is_aes_gcm(alg)) {
       gcm_pad(gcm);  // SP 800-38D 7.1 step 5: A || 0^v
     } else if (format == aead_mac_format::rfc8439) {
@@ -312,8 +371,6 @@ static std::size_t first_chunk(const stream_state& cipher, std::size_t n) noexce
   return std::min<std::size_t>(n, chunk + static_cast<std::size_t>(cipher.ks_len - cipher.ks_pos));
 }
 
-// One step of the stitched kernel: 16 ChaCha20 blocks, 64 Poly1305 blocks.
-constexpr std::size_t stitch_step = 1024;
 
 // stitch runs the whole 1024-byte steps of n bytes through the stitched
 // ChaCha20-Poly1305 kernel when the CPU level has one and the cipher and MAC
@@ -363,153 +420,39 @@ static std::size_t stitch(aead_core& c, std::uint8_t* out, const std::uint8_t* i
   return steps * stitch_step;
 }
 
-// The opener's stitched path needs a piece of at least this size: shorter
-// ones rarely hold a whole Poly1305 group beside a keystream refill, and the
-// plain path (one MAC update, one XOR from the buffer) costs less there.
-constexpr std::size_t open_stitch_min = 256;
-static_assert(open_small_max == open_stitch_min, "the trailing-tag opener hands open_small its pieces");
 
-// open_stitched decrypts a piece of any alignment with the stitched kernels
-// (false, with nothing done, when they do not run here). Two positions move
-// through the piece: the MAC's (mp) and the cipher's (cp).
-//  - The MAC first takes the bytes that bring its lanes to a group boundary
-//    (update buffers them, or the stage takes them when it is live), then
-//    only whole groups go through kernels.
-//  - Keystream buffered by the previous piece (or refill) is used by XOR.
-//  - With nothing buffered, whole 1024-byte steps of both run through the
-//    stitched kernel straight from in to out; a shorter rest gets one
-//    stitched step with up to ten groups of the MAC whose blocks decrypt
-//    the rest's whole blocks and leave the others' keystream in the buffer
-//    (for the rest's last partial block and the next piece).
-//  - What the MAC has left at the end goes to the stage when it fits
-//    (aead_stage_bytes), else to update.
-// Decrypting in place, the MAC never falls behind the cipher (it reads the
-// ciphertext before the XOR overwrites it); otherwise it may lag, so that a
-// refill has MAC groups to overlap with.
+// open_stitched decrypts a piece of open_stitch_min bytes or more with the
+// stitched kernels (chacha20_poly1305_open_ifma), false, with nothing done,
+// when they do not run here. It checks the CPU level and readies the MAC's
+// lanes once per message: then it records them in c.lanes, and the opener's
+// later pieces go to the kernels without these checks (open_fused).
 static bool open_stitched([[maybe_unused]] aead_core& c, [[maybe_unused]] std::uint8_t* out,
                           [[maybe_unused]] const std::uint8_t* in, [[maybe_unused]] std::size_t n) noexcept {
 #if SEALWIRE_X86_KERNELS
   stream_state& s = c.cipher;
   if (s.family != stream_family::chacha || s.rounds != 20) return false;
-  const chacha_poly_fn kernel = chacha_poly_kernel();
-  if (kernel == nullptr) return false;
+  if (chacha_poly_kernel() == nullptr) return false;
   poly1305_state* mac = poly1305_direct_lanes(c.mac, n / 16);
   if (mac == nullptr) return false;
-  constexpr std::size_t group = aead_stage_group;
-  const bool in_place = out == in;
-  // Invariant: mp < n implies the lanes are at a group boundary (buf_len 0)
-  // and the stage is empty.
-  std::size_t mp;
-  // Staged groups not yet in the lanes (the head of the MAC input, before
-  // in + mp): the next refill step takes them first.
-  const std::uint8_t* head = nullptr;
-  std::size_t head_groups = 0;
-  if (c.stage_len != 0) {
-    // Staged ciphertext (the last piece's tail, or small pieces'): the
-    // piece's head completes its last group and the whole groups wait in the
-    // stage for the piece's first refill step (the lanes' buf is empty while
-    // staging).
-    mp = (group - c.stage_len % group) % group;  // < group <= n
-    chacha_stage_copy_ifma(c.stage + c.stage_len, in, mp);
-    head = c.stage;
-    head_groups = (c.stage_len + mp) / group;
-    c.stage_len = 0;
-  } else {
-    mp = std::min<std::size_t>(n, (group - mac->buf_len % group) % group);
-    if (mp != 0) c.mac.update({in, mp});
-  }
-  // flush_head hands the staged groups to the lanes on their own, before
-  // the MAC takes anything else.
-  const auto flush_head = [&] {
-    if (head_groups == 0) return;
-    poly1305_lanes_ifma(*mac, head, 8 * head_groups, !mac->started);
-    poly1305_direct_done(*mac, 8 * head_groups);
-    head_groups = 0;
-  };
-  std::size_t cp = 0;
-  while (cp < n) {
-    const std::size_t buffered = static_cast<std::size_t>(s.ks_len - s.ks_pos);
-    if (buffered != 0) {
-      const std::size_t x = std::min(buffered, n - cp);
-      if (in_place && mp < cp + x) {
-        // Catch the MAC up to a group boundary past the bytes the XOR overwrites.
-        flush_head();
-        const std::size_t to = std::min(n, mp + (cp + x - mp + group - 1) / group * group);
-        c.mac.update({in + mp, to - mp});
-        mp = to;
-      }
-      // The keystream generated ahead, XORed straight (this runs only where
-      // the stitched kernels do: s.xr is the AVX-512 XOR).
-      const std::uint8_t* ks = s.ks + s.ks_pos;
-      if (s.xr != nullptr && x >= 64) {
-        s.xr(out + cp, in + cp, ks, x);
-      } else {
-        xor_bytes(out + cp, in + cp, ks, x);
-      }
-      s.ks_pos = static_cast<std::uint16_t>(s.ks_pos + x);
-      cp += x;
-      continue;
-    }
-    std::uint64_t first = 0;
-    // Two steps or more (a long piece) go through the multi-step kernel. A
-    // single step goes through the refill step's kernel below (all sixteen
-    // blocks direct, nothing buffered): each kernel is 13-15 KB of unrolled
-    // code that a one-step call runs once, and a piece that ran both (a
-    // 1448-byte one: a step, then a refill) fetched and decoded both afresh
-    // every piece, 462-504 TSC cycles a step against 399 with the code in
-    // the op cache (fenced rdtsc, Zen 5).
-    const std::size_t steps = std::min(n - cp, n - mp) / stitch_step;
-    if (steps >= 2 && stream_take(s, steps * 16, first)) {
-      flush_head();
-      kernel(s.words, first, out + cp, in + cp, steps, *mac, in + mp, !mac->started);
-      poly1305_direct_done(*mac, steps * 64);
-      cp += steps * stitch_step;
-      mp += steps * stitch_step;
-      continue;
-    }
-    // Up to ten groups (one after each double round): a piece that gets one
-    // step here still has most of its MAC overlapped.
-    // When the piece needs another refill after this step, its MAC keeps a
-    // group back for it: a refill with no group to overlap is keystream
-    // alone and the MAC's groups then run on their own.
-    const std::size_t avail = head_groups + (n - mp) / group;
-    std::size_t groups = std::min<std::size_t>(10, avail);
-    if (cp + stitch_step < n && avail >= 2) groups = std::min(groups, avail - 1);
-    std::uint8_t* ks = groups != 0 ? stream_take_buffer(s, first) : nullptr;
-    if (ks == nullptr) break;  // no MAC to overlap, or near the counter's limit: the plain path
-    const std::size_t from_head = std::min(groups, head_groups);
-    const std::size_t from_in = groups - from_head;
-    // The step's whole blocks within the piece decrypt straight into out (in
-    // place, only those the MAC has read by the end of the step); the rest
-    // of its keystream stays in the buffer.
-    std::size_t reach = n - cp;
-    if (in_place) reach = std::min(reach, mp + from_in * group - cp);
-    const std::size_t direct = std::min<std::size_t>(stream_buffer_blocks, reach / 64);
-    chacha20_poly1305_ks_ifma(s.words, first, out + cp, in + cp, static_cast<unsigned>(direct), ks, *mac, head,
-                              static_cast<unsigned>(from_head), in + mp, static_cast<unsigned>(groups),
-                              !mac->started);
-    poly1305_direct_done(*mac, groups * 8);
-    head += from_head * group;
-    head_groups -= from_head;
-    mp += from_in * group;
-    cp += 64 * direct;
-    s.ks_pos = static_cast<std::uint16_t>(64 * direct);
-  }
-  flush_head();  // staged groups no refill took (before the stage is reused)
-  // What the MAC has left (before an in-place XOR of the rest) waits in the
-  // stage for the next piece, whose head completes its group.
-  if (mp < n) {
-    if (n - mp <= aead_stage_bytes) {
-      chacha_stage_copy_ifma(c.stage, in + mp, n - mp);
-      c.stage_len = static_cast<std::uint16_t>(n - mp);
-    } else {
-      c.mac.update({in + mp, n - mp});
-    }
-  }
-  if (cp < n) static_cast<void>(stream_xor(s, out + cp, in + cp, n - cp));
+  c.lanes = mac;
+  chacha20_poly1305_open_ifma(c, *mac, out, in, n);
   return true;
 #else
   return false;  // no stitched kernels here
+#endif
+}
+
+// open_fused is open_stitched for the opener's pieces after the first (the
+// lanes recorded, still live), inlined into its update: one call per piece.
+[[gnu::always_inline]] static inline bool open_fused([[maybe_unused]] aead_core& c, [[maybe_unused]] std::uint8_t* out,
+                                                     [[maybe_unused]] const std::uint8_t* in,
+                                                     [[maybe_unused]] std::size_t n) noexcept {
+#if SEALWIRE_X86_KERNELS
+  if (n < open_stitch_min || c.lanes == nullptr || c.lanes->live != poly1305_powers::radix44x8) return false;
+  chacha20_poly1305_open_ifma(c, *c.lanes, out, in, n);
+  return true;
+#else
+  return false;
 #endif
 }
 
@@ -717,11 +660,12 @@ void aead_core::compute_tag(std::span<std::uint8_t, aead_tag_size> tag) noexcept
 // start_with_bytes begins a message under a key given as bytes, keying
 // AES-GCM in place (no separate key object to copy from).
 static result<void> start_with_bytes(aead_core& c, aead_algorithm a, std::span<const std::uint8_t> key,
-                                     std::span<const std::uint8_t> nonce, std::size_t text = 0) noexcept {
+                                     std::span<const std::uint8_t> nonce, std::size_t text = 0,
+                                     bool defer_key = false) noexcept {
   const aead_properties& p = properties(a);
   if (key.size() != p.key_size) return crypto_errc::invalid_key;
   if (nonce.size() != p.nonce_size) return crypto_errc::invalid_nonce;
-  if (!is_aes_gcm(a)) return start_stream(c, a, key.first<32>(), nonce, text);
+  if (!is_aes_gcm(a)) return start_stream(c, a, key.first<32>(), nonce, text, defer_key);
   begin(c, a);
   gcm_init(c.gcm, key, nonce);
   c.phase = aead_phase::aad;
@@ -1054,12 +998,12 @@ result<void> verify(detail::aead_opener_state& s, bytes_view tag) noexcept {
 
 result<void> aead_opener::init(aead_algorithm alg, bytes_view key, bytes_view nonce, tag_position position) noexcept {
   reset_opener(st(), position);
-  return detail::start_with_bytes(st().core, alg, key, nonce);
+  return detail::start_with_bytes(st().core, alg, key, nonce, 0, true);
 }
 
 result<void> aead_opener::init(const aead_key& key, bytes_view nonce, tag_position position) noexcept {
   reset_opener(st(), position);
-  return st().core.start(key.state(), nonce);
+  return st().core.start(key.state(), nonce, 0, true);
 }
 
 void aead_opener::aad(bytes_view data) noexcept { st().core.add_aad(data); }
@@ -1132,13 +1076,14 @@ result<std::size_t> aead_opener::update(std::span<std::uint8_t> out, bytes_view 
   const std::size_t release = released_by(s, in.size());
   if (out.size() < release) return crypto_errc::buffer_too_small;
   if (release > core.max_text - core.text_len) return fail(s, crypto_errc::message_too_long);
-  if (core.phase == detail::aead_phase::aad) core.begin_text();
+  if (core.phase == detail::aead_phase::aad) core.begin_text(release);
 
   if (s.position == tag_position::detached) {
     SEALWIRE_EXPECTS(same_or_disjoint(out.data(), in.data(), in.size()));
     if (is_aes_gcm(core.alg)) {
       detail::gcm_decrypt(core.gcm, out.data(), in.data(), in.size());
-    } else if (!detail::open_buffered(core, out.data(), in.data(), in.size(), nullptr, 0)) {
+    } else if (!detail::open_buffered(core, out.data(), in.data(), in.size(), nullptr, 0) &&
+               !detail::open_fused(core, out.data(), in.data(), in.size())) {
       core.decrypt(out.data(), in.data(), in.size());
     }
     core.text_len += in.size();
@@ -1169,7 +1114,9 @@ result<std::size_t> aead_opener::update(std::span<std::uint8_t> out, bytes_view 
       if (!detail::open_buffered(core, out.data(), s.held, from_held, nullptr, 0)) {
         core.decrypt(out.data(), s.held, from_held);
       }
-      core.decrypt(out.data() + from_held, in.data(), from_in);
+      if (!detail::open_fused(core, out.data() + from_held, in.data(), from_in)) {
+        core.decrypt(out.data() + from_held, in.data(), from_in);
+      }
     }
     std::memcpy(s.held, in.data() + in.size() - aead_tag_size, aead_tag_size);
     s.held_len = aead_tag_size;

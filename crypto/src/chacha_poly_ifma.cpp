@@ -6,6 +6,7 @@
 // while Poly1305's lanes wait out the latency of their multiply-carry chain,
 // so the two overlap instead of running one after the other (RFC 8439 2.8
 // fixes what is MACed, not in which order the work is done).
+#include "detail/aead_core.hpp"
 #include "detail/chacha_core.hpp"
 #include "detail/kernels.hpp"
 #include "detail/poly1305_ifma.hpp"
@@ -50,6 +51,30 @@ inline limbs44 start_lanes(const poly1305_state& st, const std::uint8_t* mac, __
   limbs44 acc = split(_mm512_loadu_si512(mac), _mm512_loadu_si512(mac + 64), top);
   add_h(acc, st, 1);
   return acc;
+}
+
+// stage_copy copies n bytes (no overlap) in 64-byte moves, the last one
+// masked: GCC inlines memcpy of a variable length as rep movs, whose
+// start-up costs more than these few moves.
+[[gnu::always_inline]] inline void stage_copy(std::uint8_t* dst, const std::uint8_t* src, std::size_t n) {
+  for (; n >= 64; n -= 64, src += 64, dst += 64) _mm512_storeu_si512(dst, _mm512_loadu_si512(src));
+  if (n != 0) {
+    const __mmask64 m = (std::uint64_t{1} << n) - 1;  // n < 64
+    _mm512_mask_storeu_epi8(dst, m, _mm512_maskz_loadu_epi8(m, src));
+  }
+}
+
+// xor_keystream writes in ^ ks to out for n bytes, 64 at a time, the last
+// ones masked; each load precedes its store, so out may equal in.
+[[gnu::always_inline]] inline void xor_keystream(std::uint8_t* out, const std::uint8_t* in, const std::uint8_t* ks,
+                                                 std::size_t n) {
+  for (; n >= 64; n -= 64, in += 64, out += 64, ks += 64) {
+    _mm512_storeu_si512(out, _mm512_xor_si512(_mm512_loadu_si512(in), _mm512_loadu_si512(ks)));
+  }
+  if (n != 0) {
+    const __mmask64 m = (std::uint64_t{1} << n) - 1;  // n < 64
+    _mm512_mask_storeu_epi8(out, m, _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, in), _mm512_maskz_loadu_epi8(m, ks)));
+  }
 }
 
 }  // namespace
@@ -133,15 +158,139 @@ void chacha_open_stage_ifma(std::uint8_t* out, std::uint8_t* stage, const std::u
   part(b, bn);
 }
 
-// A copy into the opener's stage in 64-byte moves (the last one masked):
-// GCC inlines memcpy of a variable length as rep movs, whose start-up costs
-// more than these few moves.
 void chacha_stage_copy_ifma(std::uint8_t* dst, const std::uint8_t* src, std::size_t n) noexcept {
-  for (; n >= 64; n -= 64, src += 64, dst += 64) _mm512_storeu_si512(dst, _mm512_loadu_si512(src));
-  if (n != 0) {
-    const __mmask64 m = (std::uint64_t{1} << n) - 1;  // n < 64
-    _mm512_mask_storeu_epi8(dst, m, _mm512_maskz_loadu_epi8(m, src));
+  stage_copy(dst, src, n);
+}
+
+// The opener's piece of 256 bytes or more, the whole path in one function
+// (aead.cpp's open_stitched checks the CPU level and the lanes once per
+// message, then calls this for every piece): the XOR of buffered keystream,
+// the stage copies and the buffer's refill inline, no CPU-level check or
+// out-of-line small call on the way. Two positions move through the piece:
+// the MAC's (mp) and the cipher's (cp).
+//  - The MAC first takes the bytes that bring its lanes to a group boundary
+//    (update buffers them, or the stage takes them when it is live), then
+//    only whole groups go through kernels.
+//  - Keystream buffered by the previous piece (or refill) is used by XOR.
+//  - With nothing buffered, whole 1024-byte steps of both run through the
+//    stitched kernel straight from in to out; a shorter rest gets one
+//    stitched step with up to ten groups of the MAC whose blocks decrypt
+//    the rest's whole blocks and leave the others' keystream in the buffer
+//    (for the rest's last partial block and the next piece).
+//  - What the MAC has left at the end goes to the stage when it fits
+//    (aead_stage_bytes), else to update.
+// Decrypting in place, the MAC never falls behind the cipher (it reads the
+// ciphertext before the XOR overwrites it); otherwise it may lag, so that a
+// refill has MAC groups to overlap with.
+void chacha20_poly1305_open_ifma(aead_core& c, poly1305_state& mac, std::uint8_t* out, const std::uint8_t* in,
+                                 std::size_t n) noexcept {
+  stream_state& s = c.cipher;
+  constexpr std::size_t group = aead_stage_group;
+  constexpr std::size_t step_bytes = 1024;
+  const bool in_place = out == in;
+  // Invariant: mp < n implies the lanes are at a group boundary (buf_len 0)
+  // and the stage is empty.
+  std::size_t mp;
+  // Staged groups not yet in the lanes (the head of the MAC input, before
+  // in + mp): the next refill step takes them first.
+  const std::uint8_t* head = nullptr;
+  std::size_t head_groups = 0;
+  if (c.stage_len != 0) {
+    // Staged ciphertext (the last piece's tail, or small pieces'): the
+    // piece's head completes its last group and the whole groups wait in the
+    // stage for the piece's first refill step (the lanes' buf is empty while
+    // staging).
+    mp = (group - c.stage_len % group) % group;  // < group <= n
+    stage_copy(c.stage + c.stage_len, in, mp);
+    head = c.stage;
+    head_groups = (c.stage_len + mp) / group;
+    c.stage_len = 0;
+  } else {
+    mp = std::min<std::size_t>(n, (group - mac.buf_len % group) % group);
+    if (mp != 0) c.mac.update({in, mp});
   }
+  // flush_head hands the staged groups to the lanes on their own, before
+  // the MAC takes anything else.
+  const auto flush_head = [&] {
+    if (head_groups == 0) return;
+    poly1305_lanes_ifma(mac, head, 8 * head_groups, !mac.started);
+    poly1305_direct_done(mac, 8 * head_groups);
+    head_groups = 0;
+  };
+  std::size_t cp = 0;
+  while (cp < n) {
+    const std::size_t buffered = static_cast<std::size_t>(s.ks_len - s.ks_pos);
+    if (buffered != 0) {
+      const std::size_t x = std::min(buffered, n - cp);
+      if (in_place && mp < cp + x) {
+        // Catch the MAC up to a group boundary past the bytes the XOR overwrites.
+        flush_head();
+        const std::size_t to = std::min(n, mp + (cp + x - mp + group - 1) / group * group);
+        c.mac.update({in + mp, to - mp});
+        mp = to;
+      }
+      xor_keystream(out + cp, in + cp, s.ks + s.ks_pos, x);
+      s.ks_pos = static_cast<std::uint16_t>(s.ks_pos + x);
+      cp += x;
+      continue;
+    }
+    std::uint64_t first = 0;
+    // Two steps or more (a long piece) go through the multi-step kernel. A
+    // single step goes through the refill step's kernel below (all sixteen
+    // blocks direct, nothing buffered): each kernel is 13-15 KB of unrolled
+    // code that a one-step call runs once, and a piece that ran both (a
+    // 1448-byte one: a step, then a refill) fetched and decoded both afresh
+    // every piece, 462-504 TSC cycles a step against 399 with the code in
+    // the op cache (fenced rdtsc, Zen 5).
+    const std::size_t steps = std::min(n - cp, n - mp) / step_bytes;
+    if (steps >= 2 && stream_take(s, steps * 16, first)) {
+      flush_head();
+      chacha20_poly1305_x16_ifma(s.words, first, out + cp, in + cp, steps, mac, in + mp, !mac.started);
+      poly1305_direct_done(mac, steps * 64);
+      cp += steps * step_bytes;
+      mp += steps * step_bytes;
+      continue;
+    }
+    // Up to ten groups (one after each double round): a piece that gets one
+    // step here still has most of its MAC overlapped.
+    // When the piece needs another refill after this step, its MAC keeps a
+    // group back for it: a refill with no group to overlap is keystream
+    // alone and the MAC's groups then run on their own.
+    const std::size_t avail = head_groups + (n - mp) / group;
+    std::size_t groups = std::min<std::size_t>(10, avail);
+    if (cp + step_bytes < n && avail >= 2) groups = std::min(groups, avail - 1);
+    std::uint8_t* ks = groups != 0 ? stream_fill_buffer(s, first, &xor_bytes_avx512) : nullptr;
+    if (ks == nullptr) break;  // no MAC to overlap, or near the counter's limit: the plain path
+    const std::size_t from_head = std::min(groups, head_groups);
+    const std::size_t from_in = groups - from_head;
+    // The step's whole blocks within the piece decrypt straight into out (in
+    // place, only those the MAC has read by the end of the step); the rest
+    // of its keystream stays in the buffer.
+    std::size_t reach = n - cp;
+    if (in_place) reach = std::min(reach, mp + from_in * group - cp);
+    const std::size_t direct = std::min<std::size_t>(stream_buffer_blocks, reach / 64);
+    chacha20_poly1305_ks_ifma(s.words, first, out + cp, in + cp, static_cast<unsigned>(direct), ks, mac, head,
+                              static_cast<unsigned>(from_head), in + mp, static_cast<unsigned>(groups),
+                              !mac.started);
+    poly1305_direct_done(mac, groups * 8);
+    head += from_head * group;
+    head_groups -= from_head;
+    mp += from_in * group;
+    cp += 64 * direct;
+    s.ks_pos = static_cast<std::uint16_t>(64 * direct);
+  }
+  flush_head();  // staged groups no refill took (before the stage is reused)
+  // What the MAC has left (before an in-place XOR of the rest) waits in the
+  // stage for the next piece, whose head completes its group.
+  if (mp < n) {
+    if (n - mp <= aead_stage_bytes) {
+      stage_copy(c.stage, in + mp, n - mp);
+      c.stage_len = static_cast<std::uint16_t>(n - mp);
+    } else {
+      c.mac.update({in + mp, n - mp});
+    }
+  }
+  if (cp < n) static_cast<void>(stream_xor(s, out + cp, in + cp, n - cp));
 }
 
 }  // namespace sealwire::crypto::detail

@@ -423,12 +423,6 @@ detail::poly1305_state* detail::poly1305_direct_lanes(poly1305& p, std::size_t n
 #endif
 }
 
-void detail::poly1305_direct_done(detail::poly1305_state& s, std::size_t nblocks) noexcept {
-  s.started = true;
-  s.lanes_used = true;
-  s.absorbed += nblocks;
-}
-
 std::string_view poly1305::provider() noexcept { return detail::select().name; }
 
 }  // namespace sealwire::crypto

@@ -23,19 +23,6 @@ const stream_kernels& kernels_for(stream_family f) noexcept {
   return f == stream_family::chacha ? chacha_kernels() : salsa_kernels();
 }
 
-// have_blocks reports whether `blocks` (>= 1) more blocks are allowed.
-bool have_blocks(const stream_state& st, std::uint64_t blocks) noexcept {
-  return !st.exhausted && blocks - 1 <= st.last_counter - st.counter;
-}
-
-void advance(stream_state& st, std::uint64_t blocks) noexcept {
-  if (blocks - 1 == st.last_counter - st.counter) {
-    st.exhausted = true;  // the counter would pass its last value
-  } else {
-    st.counter += blocks;
-  }
-}
-
 // run_kernels processes whole blocks, widest kernel first, and advances.
 void run_kernels(const stream_kernels& ks, stream_state& st, std::uint8_t* out, const std::uint8_t* in,
                  std::size_t blocks) noexcept {
@@ -51,7 +38,7 @@ void run_kernels(const stream_kernels& ks, stream_state& st, std::uint8_t* out, 
     in += 64 * m;
     blocks -= m;
   }
-  advance(st, total);
+  stream_advance(st, total);
 }
 
 // refill generates keystream for at least `need` (< 64 * batch) bytes into
@@ -73,7 +60,7 @@ void refill(const stream_kernels& ks, stream_state& st, std::size_t need) noexce
   }
   blocks = cover;
   blocks = std::min<std::uint64_t>(blocks, ks.batch);
-  if (!have_blocks(st, blocks)) blocks = st.last_counter - st.counter + 1;  // never past the limit
+  if (!stream_have_blocks(st, blocks)) blocks = st.last_counter - st.counter + 1;  // never past the limit
   run_kernels(ks, st, st.ks, zeros, static_cast<std::size_t>(blocks));
   st.ks_pos = 0;
   st.xr = ks.xr;
@@ -120,7 +107,7 @@ result<void> stream_xor(stream_state& st, std::uint8_t* out, const std::uint8_t*
     st.ks_pos = static_cast<std::uint16_t>(st.ks_pos + n);
     return {};
   }
-  if (!have_blocks(st, (n - buffered + 63) / 64)) return crypto_errc::counter_exhausted;
+  if (!stream_have_blocks(st, (n - buffered + 63) / 64)) return crypto_errc::counter_exhausted;
 
   xor_buffered(st, out, in, st.ks + st.ks_pos, buffered);
   out += buffered;
@@ -168,14 +155,18 @@ void stream_generate(stream_state& st, std::size_t need) noexcept {
 }
 
 bool stream_take(stream_state& st, std::uint64_t blocks, std::uint64_t& first) noexcept {
-  if (blocks == 0 || st.ks_pos != st.ks_len || !have_blocks(st, blocks)) return false;
+  if (blocks == 0 || st.ks_pos != st.ks_len || !stream_have_blocks(st, blocks)) return false;
   first = st.counter;
-  advance(st, blocks);
+  stream_advance(st, blocks);
   return true;
 }
 
 std::uint8_t* stream_take_buffer(stream_state& st, std::uint64_t& first) noexcept {
-  if (!stream_take(st, stream_buffer_blocks, first)) return nullptr;
+  return stream_fill_buffer(st, first, kernels_for(st.family).xr);
+}
+
+std::uint8_t* stream_take_buffer_after(stream_state& st, std::uint64_t& first) noexcept {
+  if (!stream_take(st, stream_buffer_blocks + 1, first)) return nullptr;
   st.ks_pos = 0;
   st.ks_len = static_cast<std::uint16_t>(64 * stream_buffer_blocks);
   st.ks_high = st.ks_len;  // the whole buffer: wipe clears it

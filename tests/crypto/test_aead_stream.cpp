@@ -647,14 +647,17 @@ TEST_P(AeadStream, KeystreamGeneratedAheadIsWiped) {
                                            associated_data(s.aad), s.nonce, s.key));
     const bytes pt = rng.fill(len);
     sealed want = reference(s, pt);
+    // Pieces of 100 bytes, and one of 1400 (its keystream, and the Poly1305
+    // key block, come from the wide kernel: key_deferred).
+    for (const std::size_t piece : {std::size_t{100}, len})
     for (const bool tamper : {false, true}) {
-      if (tamper) want.tag[0] ^= 1;
+      want.tag[0] ^= tamper ? 1 : 0;
       alignas(64) unsigned char mem[sizeof(crypto::aead_opener)];
       auto* o = ::new (mem) crypto::aead_opener;
       ASSERT_TRUE(o->init(s.alg, s.key, s.nonce));
       feed_aad(*o, s.aad);
       bytes out(len);
-      for (std::size_t at = 0; at < len; at += 100) ASSERT_TRUE(o->update(std::span(out).subspan(at, 100), std::span(want.ct).subspan(at, 100)));
+      for (std::size_t at = 0; at < len; at += piece) ASSERT_TRUE(o->update(std::span(out).subspan(at, piece), std::span(want.ct).subspan(at, piece)));
       EXPECT_TRUE(holds_keystream(mem, sizeof mem, keystream)) << crypto::properties(alg).name << ": the check sees nothing";
       EXPECT_EQ(static_cast<bool>(o->finish(want.tag)), !tamper);
       EXPECT_FALSE(holds_keystream(mem, sizeof mem, keystream)) << crypto::properties(alg).name << " tamper " << tamper;
@@ -664,6 +667,7 @@ TEST_P(AeadStream, KeystreamGeneratedAheadIsWiped) {
       ASSERT_TRUE(o->update(std::span(out).first(100), std::span(want.ct).first(100)));
       o->~aead_opener();
       EXPECT_FALSE(holds_keystream(mem, sizeof mem, keystream)) << crypto::properties(alg).name << " destroyed";
+      want.tag[0] ^= tamper ? 1 : 0;
     }
   }
 }
@@ -721,6 +725,77 @@ TEST_P(AeadStream, LargePieces) {
       bad[pieces[0] + pieces[1] / 2] ^= 0x10;
       const auto [unused, verdict] = open_pieces(s, tag_position::detached, bad, want.tag, pieces);
       ASSERT_FALSE(verdict) << crypto::properties(alg).name;
+    }
+  }
+}
+
+// The incremental opener keys Poly1305 at its first text (ChaCha20 and
+// XChaCha20 at the AVX-512 level: beside the first piece's keystream when
+// that piece is 256 bytes or more), holding the associated data until then,
+// or keying as soon as the associated data outgrows the 1408 bytes it can
+// hold. Every algorithm and level must equal one-shot for associated data
+// around that size, given whole or in parts, first pieces on both sides of
+// 256 bytes and of two steps (2048), both openers, in place, after a move, and for no text at all;
+// a flipped associated-data bit fails.
+TEST_P(AeadStream, DeferredKeyingHoldsTheAssociatedData) {
+  test::seeded_random rng(256);
+  constexpr std::size_t dk_aad_sizes[] = {0, 1, 40, 1408, 1409, 3000};
+  constexpr std::size_t dk_first_pieces[] = {100, 255, 256, 1448, 2047, 2048};
+  for (aead_algorithm alg : test::all_aead_algorithms) {
+    if (!crypto::properties(alg).supports_aad) continue;
+    for (std::size_t aad_size : dk_aad_sizes) {
+      setup s = make_setup(alg, rng);
+      s.aad = rng.fill(aad_size);
+      for (std::size_t len : {std::size_t{0}, std::size_t{3000}}) {
+        const bytes pt = rng.fill(len);
+        const sealed want = reference(s, pt);
+        const bytes stream = with_tag(want);
+        for (std::size_t first : dk_first_pieces) {
+          std::vector<std::size_t> pieces;
+          for (std::size_t done = 0; done < len;) {
+            const std::size_t p = std::min(done == 0 ? first : std::size_t{1000}, len - done);
+            pieces.push_back(p);
+            done += p;
+          }
+          const std::string what = std::string(crypto::properties(alg).name) + " aad " + std::to_string(aad_size) +
+                                   " len " + std::to_string(len) + " first " + std::to_string(first);
+          // feed_aad gives it in two parts.
+          const auto [got, ok] = open_pieces(s, tag_position::detached, want.ct, want.tag, pieces);
+          ASSERT_TRUE(ok) << what;
+          ASSERT_EQ(got, pt) << what;
+          std::vector<std::size_t> t_pieces = pieces;
+          if (t_pieces.empty()) t_pieces.push_back(0);
+          t_pieces.back() += 16;
+          const auto [got_t, ok_t] = open_pieces(s, tag_position::trailing, stream, {}, t_pieces);
+          ASSERT_TRUE(ok_t) << what << " trailing";
+          ASSERT_EQ(got_t, pt) << what << " trailing";
+
+          // In place, the associated data in three parts (one empty), the
+          // opener moved before its first text.
+          for (const bool flip : {false, true}) {
+            bytes ad = s.aad;
+            if (flip && ad.empty()) continue;
+            if (flip) ad[ad.size() / 2] ^= 0x01;
+            bytes buf = want.ct;
+            crypto::aead_opener o;
+            ASSERT_TRUE(o.init(s.alg, s.key, s.nonce));
+            const std::size_t third = ad.size() / 3;
+            o.aad(std::span(ad).first(third));
+            o.aad({});
+            o.aad(std::span(ad).subspan(third));
+            crypto::aead_opener moved = std::move(o);
+            std::size_t at = 0;
+            for (std::size_t p : pieces) {
+              ASSERT_TRUE(moved.update(std::span(buf).subspan(at, p), std::span(buf).subspan(at, p)));
+              at += p;
+            }
+            ASSERT_EQ(static_cast<bool>(moved.finish(want.tag)), !flip) << what << " in place, flip " << flip;
+            if (!flip) {
+              ASSERT_EQ(buf, pt) << what << " in place";
+            }
+          }
+        }
+      }
     }
   }
 }

@@ -60,6 +60,10 @@ struct aead_core {
     // whole groups, instead of a lanes call per group between refills.
     std::uint8_t stage[aead_stage_bytes];
   };
+  // The MAC's live IFMA lanes once the opener's stitched path has checked
+  // the CPU level and readied them (null otherwise): later pieces go
+  // straight to chacha20_poly1305_open_ifma (see open_fused in aead.cpp).
+  poly1305_state* lanes = nullptr;
   std::uint64_t aad_len = 0;
   std::uint64_t text_len = 0;
   std::uint64_t max_text = 0;
@@ -67,9 +71,13 @@ struct aead_core {
   aead_phase phase = aead_phase::idle;
   aead_mac_format format = aead_mac_format::rfc8439;
   // The Poly1305 key block is not generated yet: a one-shot call gets it
-  // from the kernel that runs its first 1024 bytes (start_text).
+  // from the kernel that runs its first 1024 bytes (start_text), an
+  // incremental opener beside the keystream for its first piece
+  // (key_deferred), holding the associated data in the stage meanwhile.
   bool key_pending = false;
-  std::uint16_t stage_len = 0;  // bytes in stage; non-zero only in the text phase
+  // Bytes in stage: the text phase's MAC input (see stage), or the
+  // associated data held while key_pending.
+  std::uint16_t stage_len = 0;
 
   aead_core() noexcept = default;
   aead_core(const aead_core&) = delete;
@@ -79,9 +87,11 @@ struct aead_core {
   ~aead_core() { wipe(); }
 
   // start begins a message under a prepared key; `text` is the message's
-  // length when known (one-shot calls), else 0. Error: invalid_nonce.
+  // length when known (one-shot calls), else 0; `defer_key` (the
+  // incremental opener) defers the Poly1305 key block to the first text
+  // (key_deferred) where the CPU level has the key kernel. Error: invalid_nonce.
   [[nodiscard]] result<void> start(const aead_key_state& key, std::span<const std::uint8_t> nonce,
-                                   std::size_t text = 0) noexcept;
+                                   std::size_t text = 0, bool defer_key = false) noexcept;
   // start_gcm begins an AES-GCM message with an IV of any non-zero length
   // (SP 800-38D 7.1). Error: invalid_nonce.
   [[nodiscard]] result<void> start_gcm(const aead_key_state& key, std::span<const std::uint8_t> iv) noexcept;
@@ -91,8 +101,17 @@ struct aead_core {
   // generates the key block alone; returns the bytes of text done (1024 or 0), which the
   // caller then MACs after the associated data.
   std::size_t start_text(std::uint8_t* out, const std::uint8_t* in) noexcept;
+  // key_deferred keys the MAC of a message whose start deferred the key
+  // block (key_pending, nothing generated yet) and feeds it the associated
+  // data held in the stage. With a first piece of `first_text` bytes from
+  // open_stitch_min (aead.cpp) to under two stitched steps (2048) the key
+  // block comes from the kernel that generates the buffer's sixteen blocks
+  // of keystream, else alone.
+  void key_deferred(std::size_t first_text) noexcept;
   void add_aad(std::span<const std::uint8_t> aad) noexcept;
-  void begin_text() noexcept;
+  // begin_text ends the associated data (keying a deferred MAC first, see
+  // key_deferred; `first_text` is the first piece's size, 0 if unknown).
+  void begin_text(std::size_t first_text = 0) noexcept;
   // crypt runs the cipher only; encrypt and decrypt also feed the MAC with
   // the ciphertext, chunk by chunk while it is in L1.
   void crypt(std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept;

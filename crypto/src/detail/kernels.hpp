@@ -12,6 +12,8 @@
 
 namespace sealwire::crypto::detail {
 
+struct aead_core;  // aead_core.hpp
+
 // A stream kernel XORs nblocks (a multiple of its width) blocks of keystream,
 // starting at block `counter`, into `in` and writes `out` (out may equal in).
 using stream_blocks_fn = void (*)(const std::uint32_t words[16], std::uint64_t counter, std::uint8_t* out,
@@ -152,13 +154,23 @@ void chacha_open_stage_ifma(std::uint8_t* out, std::uint8_t* stage, const std::u
 // chacha_stage_copy_ifma copies n bytes to the opener's stage (no overlap),
 // where chacha_poly_kernel() is not null.
 void chacha_stage_copy_ifma(std::uint8_t* dst, const std::uint8_t* src, std::size_t n) noexcept;
+// chacha20_poly1305_open_ifma: the ChaCha20-Poly1305 opener's piece of
+// open_stitch_min (aead.cpp) bytes or more, in to out (in place or not), with
+// the stitched kernels; mac is the MAC's live IFMA lanes (poly1305_direct_lanes).
+// It runs where chacha_poly_kernel() is not null, for ChaCha20.
+void chacha20_poly1305_open_ifma(aead_core& c, poly1305_state& mac, std::uint8_t* out, const std::uint8_t* in,
+                                 std::size_t n) noexcept;
 // chacha_poly_kernel: the stitched kernel when the CPU level runs both the
 // AVX-512 ChaCha and the IFMA Poly1305 kernels, else null (the AEAD then
 // runs the cipher and MAC kernels one after the other).
 chacha_poly_fn chacha_poly_kernel() noexcept;
 // poly1305_direct_done records nblocks fed to the lanes of a state that
 // poly1305_direct_lanes (poly1305.hpp) returned.
-void poly1305_direct_done(poly1305_state& st, std::size_t nblocks) noexcept;
+inline void poly1305_direct_done(poly1305_state& st, std::size_t nblocks) noexcept {
+  st.started = true;
+  st.lanes_used = true;
+  st.absorbed += nblocks;
+}
 
 }  // namespace sealwire::crypto::detail
 

@@ -49,6 +49,35 @@ struct stream_state {
 static_assert(sizeof(stream_state) <= stream_state_storage && alignof(stream_state) <= 64,
               "stream_cipher's storage is too small for its state");
 
+// stream_have_blocks reports whether `blocks` (>= 1) more blocks are allowed.
+inline bool stream_have_blocks(const stream_state& st, std::uint64_t blocks) noexcept {
+  return !st.exhausted && blocks - 1 <= st.last_counter - st.counter;
+}
+
+// stream_advance moves the counter past `blocks` allowed blocks.
+inline void stream_advance(stream_state& st, std::uint64_t blocks) noexcept {
+  if (blocks - 1 == st.last_counter - st.counter) {
+    st.exhausted = true;  // the counter would pass its last value
+  } else {
+    st.counter += blocks;
+  }
+}
+
+// stream_fill_buffer is stream_take_buffer (below) with the XOR of the
+// kernel set that fills the buffer given by the caller, inline for the
+// opener's per-piece path.
+inline std::uint8_t* stream_fill_buffer(stream_state& st, std::uint64_t& first,
+                                        decltype(stream_state::xr) xr) noexcept {
+  if (st.ks_pos != st.ks_len || !stream_have_blocks(st, stream_buffer_blocks)) return nullptr;
+  first = st.counter;
+  stream_advance(st, stream_buffer_blocks);
+  st.ks_pos = 0;
+  st.ks_len = static_cast<std::uint16_t>(64 * stream_buffer_blocks);
+  st.ks_high = st.ks_len;  // the whole buffer: wipe clears it
+  st.xr = xr;
+  return st.ks;
+}
+
 // stream_wipe clears the key and the keystream that was generated.
 void stream_wipe(stream_state& st) noexcept;
 
@@ -73,6 +102,11 @@ void stream_generate(stream_state& st, std::size_t need) noexcept;
 // spends its first blocks elsewhere (on text directly) leaves them out of the
 // buffer: the caller then moves ks_pos past them.
 [[nodiscard]] std::uint8_t* stream_take_buffer(stream_state& st, std::uint64_t& first) noexcept;
+// stream_take_buffer_after is stream_take_buffer for a stream that spends
+// one block before the buffer's elsewhere (its kernel computes the block at
+// `first` apart, the buffer holds the next stream_buffer_blocks): the
+// incremental opener's Poly1305 key block.
+[[nodiscard]] std::uint8_t* stream_take_buffer_after(stream_state& st, std::uint64_t& first) noexcept;
 // stream_take_tail is stream_take of `blocks` blocks and one more, whose raw
 // keystream the caller's kernel writes to the returned buffer (64 bytes),
 // which then holds that block as buffered keystream; null, with nothing
