@@ -371,7 +371,6 @@ static std::size_t first_chunk(const stream_state& cipher, std::size_t n) noexce
   return std::min<std::size_t>(n, chunk + static_cast<std::size_t>(cipher.ks_len - cipher.ks_pos));
 }
 
-
 // stitch runs the whole 1024-byte steps of n bytes through the stitched
 // ChaCha20-Poly1305 kernel when the CPU level has one and the cipher and MAC
 // are both at a step boundary (nothing buffered); it returns the bytes done,
@@ -420,12 +419,11 @@ static std::size_t stitch(aead_core& c, std::uint8_t* out, const std::uint8_t* i
   return steps * stitch_step;
 }
 
-
 // open_stitched decrypts a piece of open_stitch_min bytes or more with the
 // stitched kernels (chacha20_poly1305_open_ifma), false, with nothing done,
-// when they do not run here. It checks the CPU level and readies the MAC's
-// lanes once per message: then it records them in c.lanes, and the opener's
-// later pieces go to the kernels without these checks (open_fused).
+// when they do not run here. It readies the MAC's lanes once per message:
+// then it records them in c.lanes, and the opener's later pieces go to the
+// kernels checking only the lanes and the CPU level (open_fused).
 static bool open_stitched([[maybe_unused]] aead_core& c, [[maybe_unused]] std::uint8_t* out,
                           [[maybe_unused]] const std::uint8_t* in, [[maybe_unused]] std::size_t n) noexcept {
 #if SEALWIRE_X86_KERNELS
@@ -448,7 +446,12 @@ static bool open_stitched([[maybe_unused]] aead_core& c, [[maybe_unused]] std::u
                                                      [[maybe_unused]] const std::uint8_t* in,
                                                      [[maybe_unused]] std::size_t n) noexcept {
 #if SEALWIRE_X86_KERNELS
-  if (n < open_stitch_min || c.lanes == nullptr || c.lanes->live != poly1305_powers::radix44x8) return false;
+  // The CPU level is read again for every piece: it may be lowered
+  // mid-message (cpu.hpp), and the kernel below runs only where it allows.
+  if (n < open_stitch_min || c.lanes == nullptr || c.lanes->live != poly1305_powers::radix44x8 ||
+      chacha_poly_kernel() == nullptr) {
+    return false;
+  }
   chacha20_poly1305_open_ifma(c, *c.lanes, out, in, n);
   return true;
 #else

@@ -53,6 +53,10 @@ inline limbs44 start_lanes(const poly1305_state& st, const std::uint8_t* mac, __
   return acc;
 }
 
+// The smaller of two sizes (std::min would be a template instantiated with
+// this file's AVX-512 flags and shared with portable callers).
+[[gnu::always_inline]] inline std::size_t min_size(std::size_t a, std::size_t b) noexcept { return a < b ? a : b; }
+
 // stage_copy copies n bytes (no overlap) in 64-byte moves, the last one
 // masked: GCC inlines memcpy of a variable length as rep movs, whose
 // start-up costs more than these few moves.
@@ -158,10 +162,6 @@ void chacha_open_stage_ifma(std::uint8_t* out, std::uint8_t* stage, const std::u
   part(b, bn);
 }
 
-void chacha_stage_copy_ifma(std::uint8_t* dst, const std::uint8_t* src, std::size_t n) noexcept {
-  stage_copy(dst, src, n);
-}
-
 // The opener's piece of 256 bytes or more, the whole path in one function
 // (aead.cpp's open_stitched checks the CPU level and the lanes once per
 // message, then calls this for every piece): the XOR of buffered keystream,
@@ -206,8 +206,8 @@ void chacha20_poly1305_open_ifma(aead_core& c, poly1305_state& mac, std::uint8_t
     head_groups = (c.stage_len + mp) / group;
     c.stage_len = 0;
   } else {
-    mp = std::min<std::size_t>(n, (group - mac.buf_len % group) % group);
-    if (mp != 0) c.mac.update({in, mp});
+    mp = min_size(n, (group - mac.buf_len % group) % group);
+    if (mp != 0) poly1305_update_bytes(c.mac, in, mp);
   }
   // flush_head hands the staged groups to the lanes on their own, before
   // the MAC takes anything else.
@@ -221,12 +221,12 @@ void chacha20_poly1305_open_ifma(aead_core& c, poly1305_state& mac, std::uint8_t
   while (cp < n) {
     const std::size_t buffered = static_cast<std::size_t>(s.ks_len - s.ks_pos);
     if (buffered != 0) {
-      const std::size_t x = std::min(buffered, n - cp);
+      const std::size_t x = min_size(buffered, n - cp);
       if (in_place && mp < cp + x) {
         // Catch the MAC up to a group boundary past the bytes the XOR overwrites.
         flush_head();
-        const std::size_t to = std::min(n, mp + (cp + x - mp + group - 1) / group * group);
-        c.mac.update({in + mp, to - mp});
+        const std::size_t to = min_size(n, mp + (cp + x - mp + group - 1) / group * group);
+        poly1305_update_bytes(c.mac, in + mp, to - mp);
         mp = to;
       }
       xor_keystream(out + cp, in + cp, s.ks + s.ks_pos, x);
@@ -242,7 +242,7 @@ void chacha20_poly1305_open_ifma(aead_core& c, poly1305_state& mac, std::uint8_t
     // 1448-byte one: a step, then a refill) fetched and decoded both afresh
     // every piece, 462-504 TSC cycles a step against 399 with the code in
     // the op cache (fenced rdtsc, Zen 5).
-    const std::size_t steps = std::min(n - cp, n - mp) / step_bytes;
+    const std::size_t steps = min_size(n - cp, n - mp) / step_bytes;
     if (steps >= 2 && stream_take(s, steps * 16, first)) {
       flush_head();
       chacha20_poly1305_x16_ifma(s.words, first, out + cp, in + cp, steps, mac, in + mp, !mac.started);
@@ -257,18 +257,18 @@ void chacha20_poly1305_open_ifma(aead_core& c, poly1305_state& mac, std::uint8_t
     // group back for it: a refill with no group to overlap is keystream
     // alone and the MAC's groups then run on their own.
     const std::size_t avail = head_groups + (n - mp) / group;
-    std::size_t groups = std::min<std::size_t>(10, avail);
-    if (cp + step_bytes < n && avail >= 2) groups = std::min(groups, avail - 1);
+    std::size_t groups = min_size(10, avail);
+    if (cp + step_bytes < n && avail >= 2) groups = min_size(groups, avail - 1);
     std::uint8_t* ks = groups != 0 ? stream_fill_buffer(s, first, &xor_bytes_avx512) : nullptr;
     if (ks == nullptr) break;  // no MAC to overlap, or near the counter's limit: the plain path
-    const std::size_t from_head = std::min(groups, head_groups);
+    const std::size_t from_head = min_size(groups, head_groups);
     const std::size_t from_in = groups - from_head;
     // The step's whole blocks within the piece decrypt straight into out (in
     // place, only those the MAC has read by the end of the step); the rest
     // of its keystream stays in the buffer.
     std::size_t reach = n - cp;
-    if (in_place) reach = std::min(reach, mp + from_in * group - cp);
-    const std::size_t direct = std::min<std::size_t>(stream_buffer_blocks, reach / 64);
+    if (in_place) reach = min_size(reach, mp + from_in * group - cp);
+    const std::size_t direct = min_size(stream_buffer_blocks, reach / 64);
     chacha20_poly1305_ks_ifma(s.words, first, out + cp, in + cp, static_cast<unsigned>(direct), ks, mac, head,
                               static_cast<unsigned>(from_head), in + mp, static_cast<unsigned>(groups),
                               !mac.started);
@@ -287,10 +287,10 @@ void chacha20_poly1305_open_ifma(aead_core& c, poly1305_state& mac, std::uint8_t
       stage_copy(c.stage, in + mp, n - mp);
       c.stage_len = static_cast<std::uint16_t>(n - mp);
     } else {
-      c.mac.update({in + mp, n - mp});
+      poly1305_update_bytes(c.mac, in + mp, n - mp);
     }
   }
-  if (cp < n) static_cast<void>(stream_xor(s, out + cp, in + cp, n - cp));
+  if (cp < n) stream_xor_rest(s, out + cp, in + cp, n - cp);
 }
 
 }  // namespace sealwire::crypto::detail

@@ -423,6 +423,10 @@ detail::poly1305_state* detail::poly1305_direct_lanes(poly1305& p, std::size_t n
 #endif
 }
 
+void detail::poly1305_update_bytes(poly1305& p, const std::uint8_t* in, std::size_t n) noexcept {
+  p.update(std::span<const std::uint8_t>(in, n));
+}
+
 std::string_view poly1305::provider() noexcept { return detail::select().name; }
 
 }  // namespace sealwire::crypto

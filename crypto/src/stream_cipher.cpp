@@ -137,6 +137,10 @@ result<void> stream_xor(stream_state& st, std::uint8_t* out, const std::uint8_t*
   return {};
 }
 
+void stream_xor_rest(stream_state& st, std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept {
+  static_cast<void>(stream_xor(st, out, in, n));
+}
+
 result<void> stream_seek(stream_state& st, std::uint64_t block, std::size_t offset) noexcept {
   SEALWIRE_EXPECTS(offset < 64);
   // For IETF ChaCha `counter` also holds the first nonce word in its high

@@ -740,7 +740,7 @@ TEST_P(AeadStream, LargePieces) {
 TEST_P(AeadStream, DeferredKeyingHoldsTheAssociatedData) {
   test::seeded_random rng(256);
   constexpr std::size_t dk_aad_sizes[] = {0, 1, 40, 1408, 1409, 3000};
-  constexpr std::size_t dk_first_pieces[] = {100, 255, 256, 1448, 2047, 2048};
+  constexpr std::size_t dk_first_pieces[] = {100, 255, 256, 272, 1448, 2047, 2048};
   for (aead_algorithm alg : test::all_aead_algorithms) {
     if (!crypto::properties(alg).supports_aad) continue;
     for (std::size_t aad_size : dk_aad_sizes) {
@@ -798,4 +798,50 @@ TEST_P(AeadStream, DeferredKeyingHoldsTheAssociatedData) {
       }
     }
   }
+}
+
+// A ChaCha20-Poly1305 opener whose CPU level changes between pieces keeps
+// working (cpu.hpp: the change takes effect at the next operation): the
+// first piece runs at the highest level, so the opener's piece path has
+// recorded the MAC's IFMA lanes when a lower level arrives. Detached (apart
+// and in place) and trailing, pieces of 300, 1448 and 1..3000 bytes.
+TEST(AeadStreamLevels, ChaChaOpenerSwitchingLevelsMidMessage) {
+  const auto levels = test::cpu_levels();
+  test::seeded_random rng(0x1e7e1);
+  for (aead_algorithm alg : {aead_algorithm::chacha20_poly1305, aead_algorithm::xchacha20_poly1305}) {
+    const setup s = make_setup(alg, rng);
+    const bytes pt = rng.fill(12000 + rng.uniform(64));
+    const sealed want = reference(s, pt);
+    const bytes stream = with_tag(want);
+    for (int mode = 0; mode < 3; ++mode) {  // detached apart, detached in place, trailing
+      for (std::size_t fixed_piece : {std::size_t{300}, std::size_t{1448}, std::size_t{0}}) {
+        const tag_position pos = mode == 2 ? tag_position::trailing : tag_position::detached;
+        const bytes& input = mode == 2 ? stream : want.ct;
+        crypto::aead_opener o;
+        ASSERT_TRUE(o.init(s.alg, s.key, s.nonce, pos));
+        feed_aad(o, s.aad);
+        bytes buf = input, out;
+        std::size_t at = 0;
+        for (std::size_t i = 0; at < input.size(); ++i) {
+          test::scoped_cpu_level l(levels[(levels.size() - 1 + i) % levels.size()]);
+          const std::size_t p =
+              std::min<std::size_t>(fixed_piece != 0 ? fixed_piece : 1 + rng.uniform(3000), input.size() - at);
+          if (mode == 1) {
+            const auto w = o.update(std::span(buf).subspan(at, p), std::span(buf).subspan(at, p));
+            ASSERT_TRUE(w);
+          } else {
+            bytes chunk(o.output_size(p));
+            const auto w = o.update(chunk, std::span(input).subspan(at, p));
+            ASSERT_TRUE(w);
+            out.insert(out.end(), chunk.begin(), chunk.begin() + static_cast<long>(*w));
+          }
+          at += p;
+        }
+        const auto verdict = pos == tag_position::detached ? o.finish(want.tag) : o.finish();
+        ASSERT_TRUE(verdict) << crypto::properties(alg).name << " mode " << mode << " pieces " << fixed_piece;
+        EXPECT_EQ(mode == 1 ? buf : out, pt) << crypto::properties(alg).name << " mode " << mode;
+      }
+    }
+  }
+  test::report_levels("ChaCha opener switching levels mid-message");
 }

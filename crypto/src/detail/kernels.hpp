@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // Kernel tables for the stream ciphers and Poly1305. Kernels do bulk work on
 // whole blocks only; counters, limits, buffering and tails live in the
-// portable drivers (stream_cipher.cpp, poly1305.cpp).
+// portable drivers (stream_cipher.cpp, poly1305.cpp), except in the
+// ChaCha20-Poly1305 opener's piece path (chacha20_poly1305_open_ifma), which
+// moves the counter, fills the keystream buffer and handles a piece's tails
+// itself through the static helpers of stream_state.hpp.
 #pragma once
 
 #include "poly1305_state.hpp"
@@ -9,6 +12,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+
+namespace sealwire::crypto {
+class poly1305;  // sealwire/crypto/poly1305.hpp
+}
 
 namespace sealwire::crypto::detail {
 
@@ -151,22 +158,23 @@ void chacha20_poly1305_ks_ifma(const std::uint32_t words[16], std::uint64_t coun
 // chacha_poly_kernel() is not null.
 void chacha_open_stage_ifma(std::uint8_t* out, std::uint8_t* stage, const std::uint8_t* a, std::size_t an,
                             const std::uint8_t* b, std::size_t bn, const std::uint8_t* ks) noexcept;
-// chacha_stage_copy_ifma copies n bytes to the opener's stage (no overlap),
-// where chacha_poly_kernel() is not null.
-void chacha_stage_copy_ifma(std::uint8_t* dst, const std::uint8_t* src, std::size_t n) noexcept;
 // chacha20_poly1305_open_ifma: the ChaCha20-Poly1305 opener's piece of
 // open_stitch_min (aead.cpp) bytes or more, in to out (in place or not), with
 // the stitched kernels; mac is the MAC's live IFMA lanes (poly1305_direct_lanes).
 // It runs where chacha_poly_kernel() is not null, for ChaCha20.
 void chacha20_poly1305_open_ifma(aead_core& c, poly1305_state& mac, std::uint8_t* out, const std::uint8_t* in,
                                  std::size_t n) noexcept;
+// poly1305_update_bytes is poly1305::update out of line, for an ISA file
+// (chacha_poly_ifma.cpp: no std::span instantiated there).
+void poly1305_update_bytes(poly1305& p, const std::uint8_t* in, std::size_t n) noexcept;
 // chacha_poly_kernel: the stitched kernel when the CPU level runs both the
 // AVX-512 ChaCha and the IFMA Poly1305 kernels, else null (the AEAD then
 // runs the cipher and MAC kernels one after the other).
 chacha_poly_fn chacha_poly_kernel() noexcept;
 // poly1305_direct_done records nblocks fed to the lanes of a state that
-// poly1305_direct_lanes (poly1305.hpp) returned.
-inline void poly1305_direct_done(poly1305_state& st, std::size_t nblocks) noexcept {
+// poly1305_direct_lanes (poly1305.hpp) returned. Internal linkage: an ISA
+// file calls it too (stream_state.hpp says why).
+static inline void poly1305_direct_done(poly1305_state& st, std::size_t nblocks) noexcept {
   st.started = true;
   st.lanes_used = true;
   st.absorbed += nblocks;

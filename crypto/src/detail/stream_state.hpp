@@ -49,13 +49,18 @@ struct stream_state {
 static_assert(sizeof(stream_state) <= stream_state_storage && alignof(stream_state) <= 64,
               "stream_cipher's storage is too small for its state");
 
+// The three helpers below have internal linkage (static): an ISA file
+// (chacha_poly_ifma.cpp) calls them, and an inline function with external
+// linkage compiled there could be the one copy the linker keeps for every
+// caller, AVX-512 code on a CPU without it.
+
 // stream_have_blocks reports whether `blocks` (>= 1) more blocks are allowed.
-inline bool stream_have_blocks(const stream_state& st, std::uint64_t blocks) noexcept {
+static inline bool stream_have_blocks(const stream_state& st, std::uint64_t blocks) noexcept {
   return !st.exhausted && blocks - 1 <= st.last_counter - st.counter;
 }
 
 // stream_advance moves the counter past `blocks` allowed blocks.
-inline void stream_advance(stream_state& st, std::uint64_t blocks) noexcept {
+static inline void stream_advance(stream_state& st, std::uint64_t blocks) noexcept {
   if (blocks - 1 == st.last_counter - st.counter) {
     st.exhausted = true;  // the counter would pass its last value
   } else {
@@ -66,7 +71,7 @@ inline void stream_advance(stream_state& st, std::uint64_t blocks) noexcept {
 // stream_fill_buffer is stream_take_buffer (below) with the XOR of the
 // kernel set that fills the buffer given by the caller, inline for the
 // opener's per-piece path.
-inline std::uint8_t* stream_fill_buffer(stream_state& st, std::uint64_t& first,
+static inline std::uint8_t* stream_fill_buffer(stream_state& st, std::uint64_t& first,
                                         decltype(stream_state::xr) xr) noexcept {
   if (st.ks_pos != st.ks_len || !stream_have_blocks(st, stream_buffer_blocks)) return nullptr;
   first = st.counter;
@@ -83,6 +88,9 @@ void stream_wipe(stream_state& st) noexcept;
 
 [[nodiscard]] result<void> stream_xor(stream_state& st, std::uint8_t* out, const std::uint8_t* in,
                                       std::size_t n) noexcept;
+// stream_xor_rest is stream_xor for a caller that has checked the limit
+// (an ISA file: no result<void> instantiated there).
+void stream_xor_rest(stream_state& st, std::uint8_t* out, const std::uint8_t* in, std::size_t n) noexcept;
 [[nodiscard]] result<void> stream_seek(stream_state& st, std::uint64_t block, std::size_t offset) noexcept;
 [[nodiscard]] std::string_view stream_provider(stream_family f) noexcept;
 // stream_generate fills the keystream buffer of a fresh stream (at block 0,
