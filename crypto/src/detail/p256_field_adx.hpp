@@ -26,28 +26,38 @@
 #include <cstdint>
 
 // One REDC row (see reduce): m = t_i is the row's multiplier, n1..n4 the
-// four limbs above it, pend the addition of the previous row's pending carry
-// into the high product word (empty for row 0); rdx holds p3. Named operands
-// t0..t7, lo, hi and a are expected in the including asm block, so reduce and
-// sqr_n run the same four rows.
-#define SW_P256_REDC_ROW(m, pend, n1, n2, n3, n4) \
-  "mulxq %[" #m "], %[lo], %[hi]\n\t" pend \
+// four limbs above it, pend the subtraction of the previous row's pending
+// carry (held as 0 or -1) from the high product word (empty for row 0);
+// rdx holds p3. Named operands t0..t7, lo, hi and a are expected in the
+// including asm block, so reduce and sqr_n run the same four rows.
+// split(m) leaves m 2^32 mod 2^64 in a and m >> 32 in m: SW_P256_SPLIT_MOV
+// by a copy and two shifts, SW_P256_SPLIT_SHX by shlx and shrx with 32 in
+// the operand c32 (one instruction fewer, one register more).
+#define SW_P256_SPLIT_MOV(m) \
   "movq %[" #m "], %[a]\n\t" \
   "shlq $32, %[a]\n\t" \
-  "shrq $32, %[" #m "]\n\t" \
+  "shrq $32, %[" #m "]\n\t"
+#define SW_P256_SPLIT_SHX(m) \
+  "shlxq %[c32], %[" #m "], %[a]\n\t" \
+  "shrxq %[c32], %[" #m "], %[" #m "]\n\t"
+// The row's carry out of n4 is left in m as 0 or -1 (sbb m, m), and pend
+// subtracts it from the next row's high word.
+#define SW_P256_REDC_ROW(split, m, pend, n1, n2, n3, n4) \
+  "mulxq %[" #m "], %[lo], %[hi]\n\t" pend split(m) \
   "addq %[a], %[" #n1 "]\n\t" \
   "adcq %[" #m "], %[" #n2 "]\n\t" \
   "adcq %[lo], %[" #n3 "]\n\t" \
   "adcq %[hi], %[" #n4 "]\n\t" \
-  "movl $0, %k[" #m "]\n\t" \
-  "adcq $0, %[" #m "]\n\t"
+  "sbbq %[" #m "], %[" #m "]\n\t"
 // The four rows: each row's carry out of its top limb waits in its own
-// multiplier's register and joins the next row; row 3's carry (bit 512) stays in t3.
-#define SW_P256_REDC_ROWS \
-  SW_P256_REDC_ROW(t0, "", t1, t2, t3, t4) \
-  SW_P256_REDC_ROW(t1, "addq %[t0], %[hi]\n\t", t2, t3, t4, t5) \
-  SW_P256_REDC_ROW(t2, "addq %[t1], %[hi]\n\t", t3, t4, t5, t6) \
-  SW_P256_REDC_ROW(t3, "addq %[t2], %[hi]\n\t", t4, t5, t6, t7)
+// multiplier's register, negated, and joins the next row; row 3's carry
+// (bit 512) stays in t3 as 0 or -1 (all ones), which the final subtraction's
+// last sbb treats as it would 1: it cannot borrow.
+#define SW_P256_REDC_ROWS(split) \
+  SW_P256_REDC_ROW(split, t0, "", t1, t2, t3, t4) \
+  SW_P256_REDC_ROW(split, t1, "subq %[t0], %[hi]\n\t", t2, t3, t4, t5) \
+  SW_P256_REDC_ROW(split, t2, "subq %[t1], %[hi]\n\t", t3, t4, t5, t6) \
+  SW_P256_REDC_ROW(split, t3, "subq %[t2], %[hi]\n\t", t4, t5, t6, t7)
 
 namespace sealwire::crypto::detail {
 namespace {
@@ -64,16 +74,17 @@ struct p256_adx_field {
   // reduce: out = (t7..t0) / R mod p for t < p R (four REDC rows, then one
   // conditional subtraction). Row i adds m p for m = t_i: t_{i+1} += m 2^32,
   // t_{i+2} += m >> 32, t_{i+3}:t_{i+4} += m p3, one adc chain; the row's
-  // carry out of t_{i+4} waits in t_i's register (free once m is used) and
-  // joins the next row's high product word, which is at most p3 - 1 and so
-  // cannot wrap. The sum ends below 2p with a carry bit c: (c:t7..t4) - p
-  // borrows exactly when the value is already below p, and cmovnc keeps it.
+  // carry out of t_{i+4} waits in t_i's register (free once m is used) as
+  // 0 or -1 and is subtracted from the next row's high product word, which
+  // is at most p3 - 1 and so cannot wrap. The sum ends below 2p with a
+  // carry bit c (in t3 as 0 or -1): (c:t7..t4) - p borrows exactly when the
+  // value is already below p, and cmovnc keeps it.
   [[gnu::always_inline]] static inline void reduce(fe& out, std::uint64_t t0, std::uint64_t t1, std::uint64_t t2,
                                                    std::uint64_t t3, std::uint64_t t4, std::uint64_t t5,
                                                    std::uint64_t t6, std::uint64_t t7) noexcept {
-    std::uint64_t lo, hi, a;
+    std::uint64_t lo, hi, a, c32 = 32;
     asm("movabsq %[p3], %%rdx\n\t"  //
-        SW_P256_REDC_ROWS
+        SW_P256_REDC_ROWS(SW_P256_SPLIT_SHX)
         // (t3:t7..t4) - p into t0, t1, t2, a; keep the difference unless it borrows.
         "movl $0xffffffff, %k[lo]\n\t"
         "movq %[t4], %[t0]\n\t"
@@ -91,7 +102,7 @@ struct p256_adx_field {
         "cmovncq %[a], %[t7]\n\t"
         : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [t4] "+&r"(t4), [t5] "+&r"(t5),
           [t6] "+&r"(t6), [t7] "+&r"(t7), [lo] "=&r"(lo), [hi] "=&r"(hi), [a] "=&r"(a)
-        : [p3] "i"(p3)
+        : [p3] "i"(p3), [c32] "r"(c32)
         : "rdx", "cc");
     out.v[0] = t4;
     out.v[1] = t5;
@@ -103,71 +114,69 @@ struct p256_adx_field {
   // of b, each row's low product halves on the CF chain and high halves on
   // the OF chain, then reduce.
   [[gnu::always_inline]] static inline void mul(fe& out, const fe& a, const fe& b) noexcept {
-    std::uint64_t t0, t1, t2, t3, t4, t5, t6, t7, lo;
-    asm("movq 0(%[pb]), %%rdx\n\t"
-        "mulxq 0(%[pa]), %[t0], %[t1]\n\t"
-        "mulxq 8(%[pa]), %[lo], %[t2]\n\t"
+    std::uint64_t t0, t1, t2, t3, t4, t5, t6, t7, lo, z;
+    asm("xorl %k[z], %k[z]\n\t"  // z: zero, for each row's two carries into its top limb
+        "movq %[b0], %%rdx\n\t"
+        "mulxq %[a0], %[t0], %[t1]\n\t"
+        "mulxq %[a1], %[lo], %[t2]\n\t"
         "addq %[lo], %[t1]\n\t"
-        "mulxq 16(%[pa]), %[lo], %[t3]\n\t"
+        "mulxq %[a2], %[lo], %[t3]\n\t"
         "adcq %[lo], %[t2]\n\t"
-        "mulxq 24(%[pa]), %[lo], %[t4]\n\t"
+        "mulxq %[a3], %[lo], %[t4]\n\t"
         "adcq %[lo], %[t3]\n\t"
         "adcq $0, %[t4]\n\t"
         // row 1: t1..t5 += b1 a
-        "movq 8(%[pb]), %%rdx\n\t"
+        "movq %[b1], %%rdx\n\t"
         "xorl %k[lo], %k[lo]\n\t"
-        "mulxq 0(%[pa]), %[lo], %[t5]\n\t"
+        "mulxq %[a0], %[lo], %[t5]\n\t"
         "adcxq %[lo], %[t1]\n\t"
         "adoxq %[t5], %[t2]\n\t"
-        "mulxq 8(%[pa]), %[lo], %[t5]\n\t"
+        "mulxq %[a1], %[lo], %[t5]\n\t"
         "adcxq %[lo], %[t2]\n\t"
         "adoxq %[t5], %[t3]\n\t"
-        "mulxq 16(%[pa]), %[lo], %[t5]\n\t"
+        "mulxq %[a2], %[lo], %[t5]\n\t"
         "adcxq %[lo], %[t3]\n\t"
         "adoxq %[t5], %[t4]\n\t"
-        "mulxq 24(%[pa]), %[lo], %[t5]\n\t"
+        "mulxq %[a3], %[lo], %[t5]\n\t"
         "adcxq %[lo], %[t4]\n\t"
-        "movl $0, %k[lo]\n\t"
-        "adcxq %[lo], %[t5]\n\t"
-        "adoxq %[lo], %[t5]\n\t"
+        "adcxq %[z], %[t5]\n\t"
+        "adoxq %[z], %[t5]\n\t"
         // row 2: t2..t6 += b2 a
-        "movq 16(%[pb]), %%rdx\n\t"
+        "movq %[b2], %%rdx\n\t"
         "xorl %k[lo], %k[lo]\n\t"
-        "mulxq 0(%[pa]), %[lo], %[t6]\n\t"
+        "mulxq %[a0], %[lo], %[t6]\n\t"
         "adcxq %[lo], %[t2]\n\t"
         "adoxq %[t6], %[t3]\n\t"
-        "mulxq 8(%[pa]), %[lo], %[t6]\n\t"
+        "mulxq %[a1], %[lo], %[t6]\n\t"
         "adcxq %[lo], %[t3]\n\t"
         "adoxq %[t6], %[t4]\n\t"
-        "mulxq 16(%[pa]), %[lo], %[t6]\n\t"
+        "mulxq %[a2], %[lo], %[t6]\n\t"
         "adcxq %[lo], %[t4]\n\t"
         "adoxq %[t6], %[t5]\n\t"
-        "mulxq 24(%[pa]), %[lo], %[t6]\n\t"
+        "mulxq %[a3], %[lo], %[t6]\n\t"
         "adcxq %[lo], %[t5]\n\t"
-        "movl $0, %k[lo]\n\t"
-        "adcxq %[lo], %[t6]\n\t"
-        "adoxq %[lo], %[t6]\n\t"
+        "adcxq %[z], %[t6]\n\t"
+        "adoxq %[z], %[t6]\n\t"
         // row 3: t3..t7 += b3 a
-        "movq 24(%[pb]), %%rdx\n\t"
+        "movq %[b3], %%rdx\n\t"
         "xorl %k[lo], %k[lo]\n\t"
-        "mulxq 0(%[pa]), %[lo], %[t7]\n\t"
+        "mulxq %[a0], %[lo], %[t7]\n\t"
         "adcxq %[lo], %[t3]\n\t"
         "adoxq %[t7], %[t4]\n\t"
-        "mulxq 8(%[pa]), %[lo], %[t7]\n\t"
+        "mulxq %[a1], %[lo], %[t7]\n\t"
         "adcxq %[lo], %[t4]\n\t"
         "adoxq %[t7], %[t5]\n\t"
-        "mulxq 16(%[pa]), %[lo], %[t7]\n\t"
+        "mulxq %[a2], %[lo], %[t7]\n\t"
         "adcxq %[lo], %[t5]\n\t"
         "adoxq %[t7], %[t6]\n\t"
-        "mulxq 24(%[pa]), %[lo], %[t7]\n\t"
+        "mulxq %[a3], %[lo], %[t7]\n\t"
         "adcxq %[lo], %[t6]\n\t"
-        "movl $0, %k[lo]\n\t"
-        "adcxq %[lo], %[t7]\n\t"
-        "adoxq %[lo], %[t7]\n\t"
+        "adcxq %[z], %[t7]\n\t"
+        "adoxq %[z], %[t7]\n\t"
         : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5),
-          [t6] "=&r"(t6), [t7] "=&r"(t7), [lo] "=&r"(lo)
-        : [pa] "r"(a.v), [pb] "r"(b.v), "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(a.v)),
-          "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(b.v))
+          [t6] "=&r"(t6), [t7] "=&r"(t7), [lo] "=&r"(lo), [z] "=&r"(z)
+        : [a0] "m"(a.v[0]), [a1] "m"(a.v[1]), [a2] "m"(a.v[2]), [a3] "m"(a.v[3]), [b0] "m"(b.v[0]),
+          [b1] "m"(b.v[1]), [b2] "m"(b.v[2]), [b3] "m"(b.v[3])
         : "rdx", "cc");
     reduce(out, t0, t1, t2, t3, t4, t5, t6, t7);
   }
@@ -177,49 +186,49 @@ struct p256_adx_field {
   [[gnu::always_inline]] static inline void sqr(fe& out, const fe& a) noexcept {
     std::uint64_t t0, t1, t2, t3, t4, t5, t6, t7, lo, hi;
     asm(  // a0 (a1, a2, a3) at t1..t4
-        "movq 0(%[pa]), %%rdx\n\t"
-        "mulxq 8(%[pa]), %[t1], %[t2]\n\t"
-        "mulxq 16(%[pa]), %[lo], %[t3]\n\t"
+        "movq %[a0], %%rdx\n\t"
+        "mulxq %[a1], %[t1], %[t2]\n\t"
+        "mulxq %[a2], %[lo], %[t3]\n\t"
         "addq %[lo], %[t2]\n\t"
-        "mulxq 24(%[pa]), %[lo], %[t4]\n\t"
+        "mulxq %[a3], %[lo], %[t4]\n\t"
         "adcq %[lo], %[t3]\n\t"
         "adcq $0, %[t4]\n\t"
         // a1 (a2, a3) at t3..t5
-        "movq 8(%[pa]), %%rdx\n\t"
+        "movq %[a1], %%rdx\n\t"
         "xorl %k[lo], %k[lo]\n\t"
-        "mulxq 16(%[pa]), %[lo], %[hi]\n\t"
+        "mulxq %[a2], %[lo], %[hi]\n\t"
         "adcxq %[lo], %[t3]\n\t"
         "adoxq %[hi], %[t4]\n\t"
-        "mulxq 24(%[pa]), %[lo], %[t5]\n\t"
+        "mulxq %[a3], %[lo], %[t5]\n\t"
         "adcxq %[lo], %[t4]\n\t"
         "movl $0, %k[lo]\n\t"
         "adcxq %[lo], %[t5]\n\t"
         "adoxq %[lo], %[t5]\n\t"
         // a2 a3 at t5..t6
-        "movq 16(%[pa]), %%rdx\n\t"
-        "mulxq 24(%[pa]), %[lo], %[t6]\n\t"
+        "movq %[a2], %%rdx\n\t"
+        "mulxq %[a3], %[lo], %[t6]\n\t"
         "addq %[lo], %[t5]\n\t"
         "adcq $0, %[t6]\n\t"
         // double t1..t6 (CF, its carry into t7) and add a_i^2 (OF); the
         // square is below 2^512, so no carry leaves t7.
         "xorl %k[t7], %k[t7]\n\t"
-        "movq 0(%[pa]), %%rdx\n\t"
+        "movq %[a0], %%rdx\n\t"
         "mulxq %%rdx, %[t0], %[hi]\n\t"
         "adcxq %[t1], %[t1]\n\t"
         "adoxq %[hi], %[t1]\n\t"
-        "movq 8(%[pa]), %%rdx\n\t"
+        "movq %[a1], %%rdx\n\t"
         "mulxq %%rdx, %[lo], %[hi]\n\t"
         "adcxq %[t2], %[t2]\n\t"
         "adoxq %[lo], %[t2]\n\t"
         "adcxq %[t3], %[t3]\n\t"
         "adoxq %[hi], %[t3]\n\t"
-        "movq 16(%[pa]), %%rdx\n\t"
+        "movq %[a2], %%rdx\n\t"
         "mulxq %%rdx, %[lo], %[hi]\n\t"
         "adcxq %[t4], %[t4]\n\t"
         "adoxq %[lo], %[t4]\n\t"
         "adcxq %[t5], %[t5]\n\t"
         "adoxq %[hi], %[t5]\n\t"
-        "movq 24(%[pa]), %%rdx\n\t"
+        "movq %[a3], %%rdx\n\t"
         "mulxq %%rdx, %[lo], %[hi]\n\t"
         "adcxq %[t6], %[t6]\n\t"
         "adoxq %[lo], %[t6]\n\t"
@@ -227,7 +236,7 @@ struct p256_adx_field {
         "adoxq %[hi], %[t7]\n\t"
         : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5),
           [t6] "=&r"(t6), [t7] "=&r"(t7), [lo] "=&r"(lo), [hi] "=&r"(hi)
-        : [pa] "r"(a.v), "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(a.v))
+        : [a0] "m"(a.v[0]), [a1] "m"(a.v[1]), [a2] "m"(a.v[2]), [a3] "m"(a.v[3])
         : "rdx", "cc");
     reduce(out, t0, t1, t2, t3, t4, t5, t6, t7);
   }
@@ -300,7 +309,7 @@ struct p256_adx_field {
         // reduce: the four rows, then (t3:t7..t4) - p into t0, hi, a, t1,
         // and the sum kept (cmovc) where it borrows.
         "movabsq %[p3], %%rdx\n\t"  //
-        SW_P256_REDC_ROWS
+        SW_P256_REDC_ROWS(SW_P256_SPLIT_MOV)
         "movl $0xffffffff, %k[lo]\n\t"
         "movq %[t4], %[t0]\n\t"
         "movq %[t5], %[hi]\n\t"
@@ -331,10 +340,10 @@ struct p256_adx_field {
   // difference with p kept unless (c:sum) - p borrows.
   [[gnu::always_inline]] static inline void add(fe& out, const fe& a, const fe& b) noexcept {
     std::uint64_t t0 = a.v[0], t1 = a.v[1], t2 = a.v[2], t3 = a.v[3], s0, s1, s2, s3, c, k1;
-    asm("addq 0(%[pb]), %[t0]\n\t"
-        "adcq 8(%[pb]), %[t1]\n\t"
-        "adcq 16(%[pb]), %[t2]\n\t"
-        "adcq 24(%[pb]), %[t3]\n\t"
+    asm("addq %[b0], %[t0]\n\t"
+        "adcq %[b1], %[t1]\n\t"
+        "adcq %[b2], %[t2]\n\t"
+        "adcq %[b3], %[t3]\n\t"
         "movl $0, %k[c]\n\t"
         "adcq $0, %[c]\n\t"
         "movl $0xffffffff, %k[k1]\n\t"
@@ -354,7 +363,7 @@ struct p256_adx_field {
         "cmovncq %[s3], %[t3]\n\t"
         : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [s0] "=&r"(s0), [s1] "=&r"(s1),
           [s2] "=&r"(s2), [s3] "=&r"(s3), [c] "=&r"(c), [k1] "=&r"(k1)
-        : [pb] "r"(b.v), "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(b.v)), [p3] "i"(p3)
+        : [b0] "m"(b.v[0]), [b1] "m"(b.v[1]), [b2] "m"(b.v[2]), [b3] "m"(b.v[3]), [p3] "i"(p3)
         : "cc");
     out.v[0] = t0;
     out.v[1] = t1;
@@ -369,8 +378,8 @@ struct p256_adx_field {
   // minus p when it carried, sub's difference plus p when it borrowed.
 #define SW_P256_MASKED_P(first, next, undo, undo_next)                                                  \
   std::uint64_t t0 = a.v[0], t1 = a.v[1], t2 = a.v[2], t3 = a.v[3], m, k1, k3;                           \
-  asm(first " 0(%[pb]), %[t0]\n\t" next " 8(%[pb]), %[t1]\n\t" next " 16(%[pb]), %[t2]\n\t" next         \
-      " 24(%[pb]), %[t3]\n\t"                                                                            \
+  asm(first " %[b0], %[t0]\n\t" next " %[b1], %[t1]\n\t" next " %[b2], %[t2]\n\t" next         \
+      " %[b3], %[t3]\n\t"                                                                            \
       "sbbq %[m], %[m]\n\t"                                                                               \
       "movl %k[m], %k[k1]\n\t"                                                                            \
       "movabsq %[p3], %[k3]\n\t"                                                                          \
@@ -378,7 +387,7 @@ struct p256_adx_field {
       " $0, %[t2]\n\t" undo_next " %[k3], %[t3]\n\t"                                                      \
       : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [m] "=&r"(m), [k1] "=&r"(k1),       \
         [k3] "=&r"(k3)                                                                                   \
-      : [pb] "r"(b.v), "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(b.v)), [p3] "i"(p3)               \
+      : [b0] "m"(b.v[0]), [b1] "m"(b.v[1]), [b2] "m"(b.v[2]), [b3] "m"(b.v[3]), [p3] "i"(p3)               \
       : "cc");                                                                                           \
   out.v[0] = t0;                                                                                         \
   out.v[1] = t1;                                                                                         \
@@ -467,5 +476,7 @@ struct p256_adx_field {
 #undef SW_P256_MASKED_P
 #undef SW_P256_REDC_ROWS
 #undef SW_P256_REDC_ROW
+#undef SW_P256_SPLIT_SHX
+#undef SW_P256_SPLIT_MOV
 
 #endif
