@@ -336,16 +336,15 @@ struct p256_adx_field {
     r.v[3] = t7;
   }
 
-  // add: a + b (below 2p, a carry bit c above the four limbs), then the
-  // difference with p kept unless (c:sum) - p borrows.
+  // add: a + b (below 2p, a carry bit c above the four limbs, held as 0 or
+  // -1), then the difference with p kept unless (c:sum) - p borrows.
   [[gnu::always_inline]] static inline void add(fe& out, const fe& a, const fe& b) noexcept {
     std::uint64_t t0 = a.v[0], t1 = a.v[1], t2 = a.v[2], t3 = a.v[3], s0, s1, s2, s3, c, k1;
     asm("addq %[b0], %[t0]\n\t"
         "adcq %[b1], %[t1]\n\t"
         "adcq %[b2], %[t2]\n\t"
         "adcq %[b3], %[t3]\n\t"
-        "movl $0, %k[c]\n\t"
-        "adcq $0, %[c]\n\t"
+        "sbbq %[c], %[c]\n\t"  // carry 0 or -1: -1, like 1, never borrows in the last sbb
         "movl $0xffffffff, %k[k1]\n\t"
         "movq %[t0], %[s0]\n\t"
         "movq %[t1], %[s1]\n\t"
