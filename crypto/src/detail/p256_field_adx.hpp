@@ -114,69 +114,71 @@ struct p256_adx_field {
   // of b, each row's low product halves on the CF chain and high halves on
   // the OF chain, then reduce.
   [[gnu::always_inline]] static inline void mul(fe& out, const fe& a, const fe& b) noexcept {
-    std::uint64_t t0, t1, t2, t3, t4, t5, t6, t7, lo, z;
-    asm("xorl %k[z], %k[z]\n\t"  // z: zero, for each row's two carries into its top limb
-        "movq %[b0], %%rdx\n\t"
-        "mulxq %[a0], %[t0], %[t1]\n\t"
-        "mulxq %[a1], %[lo], %[t2]\n\t"
+    std::uint64_t t0, t1, t2, t3, t4, t5, t6, t7, lo;
+    asm("movq 0(%[pb]), %%rdx\n\t"
+        "mulxq 0(%[pa]), %[t0], %[t1]\n\t"
+        "mulxq 8(%[pa]), %[lo], %[t2]\n\t"
         "addq %[lo], %[t1]\n\t"
-        "mulxq %[a2], %[lo], %[t3]\n\t"
+        "mulxq 16(%[pa]), %[lo], %[t3]\n\t"
         "adcq %[lo], %[t2]\n\t"
-        "mulxq %[a3], %[lo], %[t4]\n\t"
+        "mulxq 24(%[pa]), %[lo], %[t4]\n\t"
         "adcq %[lo], %[t3]\n\t"
         "adcq $0, %[t4]\n\t"
         // row 1: t1..t5 += b1 a
-        "movq %[b1], %%rdx\n\t"
+        "movq 8(%[pb]), %%rdx\n\t"
         "xorl %k[lo], %k[lo]\n\t"
-        "mulxq %[a0], %[lo], %[t5]\n\t"
+        "mulxq 0(%[pa]), %[lo], %[t5]\n\t"
         "adcxq %[lo], %[t1]\n\t"
         "adoxq %[t5], %[t2]\n\t"
-        "mulxq %[a1], %[lo], %[t5]\n\t"
+        "mulxq 8(%[pa]), %[lo], %[t5]\n\t"
         "adcxq %[lo], %[t2]\n\t"
         "adoxq %[t5], %[t3]\n\t"
-        "mulxq %[a2], %[lo], %[t5]\n\t"
+        "mulxq 16(%[pa]), %[lo], %[t5]\n\t"
         "adcxq %[lo], %[t3]\n\t"
         "adoxq %[t5], %[t4]\n\t"
-        "mulxq %[a3], %[lo], %[t5]\n\t"
+        "mulxq 24(%[pa]), %[lo], %[t5]\n\t"
         "adcxq %[lo], %[t4]\n\t"
-        "adcxq %[z], %[t5]\n\t"
-        "adoxq %[z], %[t5]\n\t"
+        "movl $0, %k[lo]\n\t"
+        "adcxq %[lo], %[t5]\n\t"
+        "adoxq %[lo], %[t5]\n\t"
         // row 2: t2..t6 += b2 a
-        "movq %[b2], %%rdx\n\t"
+        "movq 16(%[pb]), %%rdx\n\t"
         "xorl %k[lo], %k[lo]\n\t"
-        "mulxq %[a0], %[lo], %[t6]\n\t"
+        "mulxq 0(%[pa]), %[lo], %[t6]\n\t"
         "adcxq %[lo], %[t2]\n\t"
         "adoxq %[t6], %[t3]\n\t"
-        "mulxq %[a1], %[lo], %[t6]\n\t"
+        "mulxq 8(%[pa]), %[lo], %[t6]\n\t"
         "adcxq %[lo], %[t3]\n\t"
         "adoxq %[t6], %[t4]\n\t"
-        "mulxq %[a2], %[lo], %[t6]\n\t"
+        "mulxq 16(%[pa]), %[lo], %[t6]\n\t"
         "adcxq %[lo], %[t4]\n\t"
         "adoxq %[t6], %[t5]\n\t"
-        "mulxq %[a3], %[lo], %[t6]\n\t"
+        "mulxq 24(%[pa]), %[lo], %[t6]\n\t"
         "adcxq %[lo], %[t5]\n\t"
-        "adcxq %[z], %[t6]\n\t"
-        "adoxq %[z], %[t6]\n\t"
+        "movl $0, %k[lo]\n\t"
+        "adcxq %[lo], %[t6]\n\t"
+        "adoxq %[lo], %[t6]\n\t"
         // row 3: t3..t7 += b3 a
-        "movq %[b3], %%rdx\n\t"
+        "movq 24(%[pb]), %%rdx\n\t"
         "xorl %k[lo], %k[lo]\n\t"
-        "mulxq %[a0], %[lo], %[t7]\n\t"
+        "mulxq 0(%[pa]), %[lo], %[t7]\n\t"
         "adcxq %[lo], %[t3]\n\t"
         "adoxq %[t7], %[t4]\n\t"
-        "mulxq %[a1], %[lo], %[t7]\n\t"
+        "mulxq 8(%[pa]), %[lo], %[t7]\n\t"
         "adcxq %[lo], %[t4]\n\t"
         "adoxq %[t7], %[t5]\n\t"
-        "mulxq %[a2], %[lo], %[t7]\n\t"
+        "mulxq 16(%[pa]), %[lo], %[t7]\n\t"
         "adcxq %[lo], %[t5]\n\t"
         "adoxq %[t7], %[t6]\n\t"
-        "mulxq %[a3], %[lo], %[t7]\n\t"
+        "mulxq 24(%[pa]), %[lo], %[t7]\n\t"
         "adcxq %[lo], %[t6]\n\t"
-        "adcxq %[z], %[t7]\n\t"
-        "adoxq %[z], %[t7]\n\t"
+        "movl $0, %k[lo]\n\t"
+        "adcxq %[lo], %[t7]\n\t"
+        "adoxq %[lo], %[t7]\n\t"
         : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5),
-          [t6] "=&r"(t6), [t7] "=&r"(t7), [lo] "=&r"(lo), [z] "=&r"(z)
-        : [a0] "m"(a.v[0]), [a1] "m"(a.v[1]), [a2] "m"(a.v[2]), [a3] "m"(a.v[3]), [b0] "m"(b.v[0]),
-          [b1] "m"(b.v[1]), [b2] "m"(b.v[2]), [b3] "m"(b.v[3])
+          [t6] "=&r"(t6), [t7] "=&r"(t7), [lo] "=&r"(lo)
+        : [pa] "r"(a.v), [pb] "r"(b.v), "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(a.v)),
+          "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(b.v))
         : "rdx", "cc");
     reduce(out, t0, t1, t2, t3, t4, t5, t6, t7);
   }
@@ -186,49 +188,49 @@ struct p256_adx_field {
   [[gnu::always_inline]] static inline void sqr(fe& out, const fe& a) noexcept {
     std::uint64_t t0, t1, t2, t3, t4, t5, t6, t7, lo, hi;
     asm(  // a0 (a1, a2, a3) at t1..t4
-        "movq %[a0], %%rdx\n\t"
-        "mulxq %[a1], %[t1], %[t2]\n\t"
-        "mulxq %[a2], %[lo], %[t3]\n\t"
+        "movq 0(%[pa]), %%rdx\n\t"
+        "mulxq 8(%[pa]), %[t1], %[t2]\n\t"
+        "mulxq 16(%[pa]), %[lo], %[t3]\n\t"
         "addq %[lo], %[t2]\n\t"
-        "mulxq %[a3], %[lo], %[t4]\n\t"
+        "mulxq 24(%[pa]), %[lo], %[t4]\n\t"
         "adcq %[lo], %[t3]\n\t"
         "adcq $0, %[t4]\n\t"
         // a1 (a2, a3) at t3..t5
-        "movq %[a1], %%rdx\n\t"
+        "movq 8(%[pa]), %%rdx\n\t"
         "xorl %k[lo], %k[lo]\n\t"
-        "mulxq %[a2], %[lo], %[hi]\n\t"
+        "mulxq 16(%[pa]), %[lo], %[hi]\n\t"
         "adcxq %[lo], %[t3]\n\t"
         "adoxq %[hi], %[t4]\n\t"
-        "mulxq %[a3], %[lo], %[t5]\n\t"
+        "mulxq 24(%[pa]), %[lo], %[t5]\n\t"
         "adcxq %[lo], %[t4]\n\t"
         "movl $0, %k[lo]\n\t"
         "adcxq %[lo], %[t5]\n\t"
         "adoxq %[lo], %[t5]\n\t"
         // a2 a3 at t5..t6
-        "movq %[a2], %%rdx\n\t"
-        "mulxq %[a3], %[lo], %[t6]\n\t"
+        "movq 16(%[pa]), %%rdx\n\t"
+        "mulxq 24(%[pa]), %[lo], %[t6]\n\t"
         "addq %[lo], %[t5]\n\t"
         "adcq $0, %[t6]\n\t"
         // double t1..t6 (CF, its carry into t7) and add a_i^2 (OF); the
         // square is below 2^512, so no carry leaves t7.
         "xorl %k[t7], %k[t7]\n\t"
-        "movq %[a0], %%rdx\n\t"
+        "movq 0(%[pa]), %%rdx\n\t"
         "mulxq %%rdx, %[t0], %[hi]\n\t"
         "adcxq %[t1], %[t1]\n\t"
         "adoxq %[hi], %[t1]\n\t"
-        "movq %[a1], %%rdx\n\t"
+        "movq 8(%[pa]), %%rdx\n\t"
         "mulxq %%rdx, %[lo], %[hi]\n\t"
         "adcxq %[t2], %[t2]\n\t"
         "adoxq %[lo], %[t2]\n\t"
         "adcxq %[t3], %[t3]\n\t"
         "adoxq %[hi], %[t3]\n\t"
-        "movq %[a2], %%rdx\n\t"
+        "movq 16(%[pa]), %%rdx\n\t"
         "mulxq %%rdx, %[lo], %[hi]\n\t"
         "adcxq %[t4], %[t4]\n\t"
         "adoxq %[lo], %[t4]\n\t"
         "adcxq %[t5], %[t5]\n\t"
         "adoxq %[hi], %[t5]\n\t"
-        "movq %[a3], %%rdx\n\t"
+        "movq 24(%[pa]), %%rdx\n\t"
         "mulxq %%rdx, %[lo], %[hi]\n\t"
         "adcxq %[t6], %[t6]\n\t"
         "adoxq %[lo], %[t6]\n\t"
@@ -236,7 +238,7 @@ struct p256_adx_field {
         "adoxq %[hi], %[t7]\n\t"
         : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5),
           [t6] "=&r"(t6), [t7] "=&r"(t7), [lo] "=&r"(lo), [hi] "=&r"(hi)
-        : [a0] "m"(a.v[0]), [a1] "m"(a.v[1]), [a2] "m"(a.v[2]), [a3] "m"(a.v[3])
+        : [pa] "r"(a.v), "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(a.v))
         : "rdx", "cc");
     reduce(out, t0, t1, t2, t3, t4, t5, t6, t7);
   }
@@ -340,10 +342,10 @@ struct p256_adx_field {
   // -1), then the difference with p kept unless (c:sum) - p borrows.
   [[gnu::always_inline]] static inline void add(fe& out, const fe& a, const fe& b) noexcept {
     std::uint64_t t0 = a.v[0], t1 = a.v[1], t2 = a.v[2], t3 = a.v[3], s0, s1, s2, s3, c, k1;
-    asm("addq %[b0], %[t0]\n\t"
-        "adcq %[b1], %[t1]\n\t"
-        "adcq %[b2], %[t2]\n\t"
-        "adcq %[b3], %[t3]\n\t"
+    asm("addq 0(%[pb]), %[t0]\n\t"
+        "adcq 8(%[pb]), %[t1]\n\t"
+        "adcq 16(%[pb]), %[t2]\n\t"
+        "adcq 24(%[pb]), %[t3]\n\t"
         "sbbq %[c], %[c]\n\t"  // carry 0 or -1: -1, like 1, never borrows in the last sbb
         "movl $0xffffffff, %k[k1]\n\t"
         "movq %[t0], %[s0]\n\t"
@@ -362,7 +364,7 @@ struct p256_adx_field {
         "cmovncq %[s3], %[t3]\n\t"
         : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [s0] "=&r"(s0), [s1] "=&r"(s1),
           [s2] "=&r"(s2), [s3] "=&r"(s3), [c] "=&r"(c), [k1] "=&r"(k1)
-        : [b0] "m"(b.v[0]), [b1] "m"(b.v[1]), [b2] "m"(b.v[2]), [b3] "m"(b.v[3]), [p3] "i"(p3)
+        : [pb] "r"(b.v), "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(b.v)), [p3] "i"(p3)
         : "cc");
     out.v[0] = t0;
     out.v[1] = t1;
@@ -377,8 +379,8 @@ struct p256_adx_field {
   // minus p when it carried, sub's difference plus p when it borrowed.
 #define SW_P256_MASKED_P(first, next, undo, undo_next)                                                  \
   std::uint64_t t0 = a.v[0], t1 = a.v[1], t2 = a.v[2], t3 = a.v[3], m, k1, k3;                           \
-  asm(first " %[b0], %[t0]\n\t" next " %[b1], %[t1]\n\t" next " %[b2], %[t2]\n\t" next         \
-      " %[b3], %[t3]\n\t"                                                                            \
+  asm(first " 0(%[pb]), %[t0]\n\t" next " 8(%[pb]), %[t1]\n\t" next " 16(%[pb]), %[t2]\n\t" next         \
+      " 24(%[pb]), %[t3]\n\t"                                                                            \
       "sbbq %[m], %[m]\n\t"                                                                               \
       "movl %k[m], %k[k1]\n\t"                                                                            \
       "movabsq %[p3], %[k3]\n\t"                                                                          \
@@ -386,7 +388,7 @@ struct p256_adx_field {
       " $0, %[t2]\n\t" undo_next " %[k3], %[t3]\n\t"                                                      \
       : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [m] "=&r"(m), [k1] "=&r"(k1),       \
         [k3] "=&r"(k3)                                                                                   \
-      : [b0] "m"(b.v[0]), [b1] "m"(b.v[1]), [b2] "m"(b.v[2]), [b3] "m"(b.v[3]), [p3] "i"(p3)               \
+      : [pb] "r"(b.v), "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(b.v)), [p3] "i"(p3)               \
       : "cc");                                                                                           \
   out.v[0] = t0;                                                                                         \
   out.v[1] = t1;                                                                                         \
@@ -423,12 +425,12 @@ struct p256_adx_field {
   [[gnu::always_inline]] static inline void cmov(fe& out, const fe& a, std::uint64_t mask) noexcept {
     std::uint64_t t0 = out.v[0], t1 = out.v[1], t2 = out.v[2], t3 = out.v[3];
     asm("testq %[m], %[m]\n\t"
-        "cmovnzq %[a0], %[t0]\n\t"
-        "cmovnzq %[a1], %[t1]\n\t"
-        "cmovnzq %[a2], %[t2]\n\t"
-        "cmovnzq %[a3], %[t3]\n\t"
+        "cmovnzq 0(%[pa]), %[t0]\n\t"
+        "cmovnzq 8(%[pa]), %[t1]\n\t"
+        "cmovnzq 16(%[pa]), %[t2]\n\t"
+        "cmovnzq 24(%[pa]), %[t3]\n\t"
         : [t0] "+r"(t0), [t1] "+r"(t1), [t2] "+r"(t2), [t3] "+r"(t3)
-        : [m] "r"(mask), [a0] "m"(a.v[0]), [a1] "m"(a.v[1]), [a2] "m"(a.v[2]), [a3] "m"(a.v[3])
+        : [m] "r"(mask), [pa] "r"(a.v), "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(a.v))
         : "cc");
     out.v[0] = t0;
     out.v[1] = t1;
