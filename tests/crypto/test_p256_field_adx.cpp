@@ -202,3 +202,31 @@ TEST(P256FieldAdx, RandomValuesAgreeWithThePortableField) {
     check_p256_pair(x, y);
   }
 }
+
+// A chain of dependent products, squares and sums, each result the next
+// step's input, against the same chain in the portable field: the
+// reduction's carry paths (a row's carry out, the sum at or above 2^256
+// before the last subtraction) are taken many times on values no table lists.
+TEST(P256FieldAdx, ProductChainAgreesWithThePortableField) {
+  if (!test::has_bmi2_adx()) GTEST_SKIP() << "no BMI2/ADX on this CPU: the four-limb field cannot run here";
+  test::seeded_random rng(2561);
+  be32 xb, yb;
+  ASSERT_TRUE(rng.fill(std::span<std::uint8_t>(xb)));
+  ASSERT_TRUE(rng.fill(std::span<std::uint8_t>(yb)));
+  portable::fe x, y;
+  adx::fe x4, y4;
+  static_cast<void>(portable::from_bytes(x, xb.data()));
+  static_cast<void>(portable::from_bytes(y, yb.data()));
+  static_cast<void>(adx::from_bytes(x4, xb.data()));
+  static_cast<void>(adx::from_bytes(y4, yb.data()));
+  for (int i = 0; i < 2000; ++i) {
+    portable::mul(x, x, y);
+    adx::mul(x4, x4, y4);
+    portable::sqr(y, y);
+    adx::sqr(y4, y4);
+    portable::add(y, y, x);
+    adx::add(y4, y4, x4);
+    ASSERT_EQ(hex_of(x.v), hex_of(x4.v)) << "mul, step " << i;
+    ASSERT_EQ(hex_of(y.v), hex_of(y4.v)) << "sqr and add, step " << i;
+  }
+}

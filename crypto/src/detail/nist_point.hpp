@@ -72,8 +72,14 @@ struct ec_point {
     fe b[8];
   };
 
+  // cmov: r = a where mask is all ones, r kept where it is zero (mask is
+  // 0 or all ones); the field's own cmov (cmov instructions) when it has one.
   static inline void cmov(fe& r, const fe& a, std::uint64_t mask) noexcept {
-    for (std::size_t i = 0; i < F::limbs; ++i) r.v[i] ^= mask & (r.v[i] ^ a.v[i]);
+    if constexpr (requires(fe& x, const fe& y) { F::cmov(x, y, mask); }) {
+      F::cmov(r, a, mask);
+    } else {
+      for (std::size_t i = 0; i < F::limbs; ++i) r.v[i] ^= mask & (r.v[i] ^ a.v[i]);
+    }
   }
 
   // add: RCB 2016 algorithm 4 (complete, a = -3): any two points, including

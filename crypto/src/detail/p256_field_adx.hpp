@@ -26,28 +26,38 @@
 #include <cstdint>
 
 // One REDC row (see reduce): m = t_i is the row's multiplier, n1..n4 the
-// four limbs above it, pend the addition of the previous row's pending carry
-// into the high product word (empty for row 0); rdx holds p3. Named operands
-// t0..t7, lo, hi and a are expected in the including asm block, so reduce and
-// sqr_n run the same four rows.
-#define SW_P256_REDC_ROW(m, pend, n1, n2, n3, n4) \
-  "mulxq %[" #m "], %[lo], %[hi]\n\t" pend \
+// four limbs above it, pend the subtraction of the previous row's pending
+// carry (held as 0 or -1) from the high product word (empty for row 0);
+// rdx holds p3. Named operands t0..t7, lo, hi and a are expected in the
+// including asm block, so reduce and sqr_n run the same four rows.
+// split(m) leaves m 2^32 mod 2^64 in a and m >> 32 in m: SW_P256_SPLIT_MOV
+// by a copy and two shifts, SW_P256_SPLIT_SHX by shlx and shrx with 32 in
+// the operand c32 (one instruction fewer, one register more).
+#define SW_P256_SPLIT_MOV(m) \
   "movq %[" #m "], %[a]\n\t" \
   "shlq $32, %[a]\n\t" \
-  "shrq $32, %[" #m "]\n\t" \
+  "shrq $32, %[" #m "]\n\t"
+#define SW_P256_SPLIT_SHX(m) \
+  "shlxq %[c32], %[" #m "], %[a]\n\t" \
+  "shrxq %[c32], %[" #m "], %[" #m "]\n\t"
+// The row's carry out of n4 is left in m as 0 or -1 (sbb m, m), and pend
+// subtracts it from the next row's high word.
+#define SW_P256_REDC_ROW(split, m, pend, n1, n2, n3, n4) \
+  "mulxq %[" #m "], %[lo], %[hi]\n\t" pend split(m) \
   "addq %[a], %[" #n1 "]\n\t" \
   "adcq %[" #m "], %[" #n2 "]\n\t" \
   "adcq %[lo], %[" #n3 "]\n\t" \
   "adcq %[hi], %[" #n4 "]\n\t" \
-  "movl $0, %k[" #m "]\n\t" \
-  "adcq $0, %[" #m "]\n\t"
+  "sbbq %[" #m "], %[" #m "]\n\t"
 // The four rows: each row's carry out of its top limb waits in its own
-// multiplier's register and joins the next row; row 3's carry (bit 512) stays in t3.
-#define SW_P256_REDC_ROWS \
-  SW_P256_REDC_ROW(t0, "", t1, t2, t3, t4) \
-  SW_P256_REDC_ROW(t1, "addq %[t0], %[hi]\n\t", t2, t3, t4, t5) \
-  SW_P256_REDC_ROW(t2, "addq %[t1], %[hi]\n\t", t3, t4, t5, t6) \
-  SW_P256_REDC_ROW(t3, "addq %[t2], %[hi]\n\t", t4, t5, t6, t7)
+// multiplier's register, negated, and joins the next row; row 3's carry
+// (bit 512) stays in t3 as 0 or -1 (all ones), which the final subtraction's
+// last sbb treats as it would 1: it cannot borrow.
+#define SW_P256_REDC_ROWS(split) \
+  SW_P256_REDC_ROW(split, t0, "", t1, t2, t3, t4) \
+  SW_P256_REDC_ROW(split, t1, "subq %[t0], %[hi]\n\t", t2, t3, t4, t5) \
+  SW_P256_REDC_ROW(split, t2, "subq %[t1], %[hi]\n\t", t3, t4, t5, t6) \
+  SW_P256_REDC_ROW(split, t3, "subq %[t2], %[hi]\n\t", t4, t5, t6, t7)
 
 namespace sealwire::crypto::detail {
 namespace {
@@ -64,16 +74,17 @@ struct p256_adx_field {
   // reduce: out = (t7..t0) / R mod p for t < p R (four REDC rows, then one
   // conditional subtraction). Row i adds m p for m = t_i: t_{i+1} += m 2^32,
   // t_{i+2} += m >> 32, t_{i+3}:t_{i+4} += m p3, one adc chain; the row's
-  // carry out of t_{i+4} waits in t_i's register (free once m is used) and
-  // joins the next row's high product word, which is at most p3 - 1 and so
-  // cannot wrap. The sum ends below 2p with a carry bit c: (c:t7..t4) - p
-  // borrows exactly when the value is already below p, and cmovnc keeps it.
+  // carry out of t_{i+4} waits in t_i's register (free once m is used) as
+  // 0 or -1 and is subtracted from the next row's high product word, which
+  // is at most p3 - 1 and so cannot wrap. The sum ends below 2p with a
+  // carry bit c (in t3 as 0 or -1): (c:t7..t4) - p borrows exactly when the
+  // value is already below p, and cmovnc keeps it.
   [[gnu::always_inline]] static inline void reduce(fe& out, std::uint64_t t0, std::uint64_t t1, std::uint64_t t2,
                                                    std::uint64_t t3, std::uint64_t t4, std::uint64_t t5,
                                                    std::uint64_t t6, std::uint64_t t7) noexcept {
-    std::uint64_t lo, hi, a;
+    std::uint64_t lo, hi, a, c32 = 32;
     asm("movabsq %[p3], %%rdx\n\t"  //
-        SW_P256_REDC_ROWS
+        SW_P256_REDC_ROWS(SW_P256_SPLIT_SHX)
         // (t3:t7..t4) - p into t0, t1, t2, a; keep the difference unless it borrows.
         "movl $0xffffffff, %k[lo]\n\t"
         "movq %[t4], %[t0]\n\t"
@@ -91,7 +102,7 @@ struct p256_adx_field {
         "cmovncq %[a], %[t7]\n\t"
         : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [t4] "+&r"(t4), [t5] "+&r"(t5),
           [t6] "+&r"(t6), [t7] "+&r"(t7), [lo] "=&r"(lo), [hi] "=&r"(hi), [a] "=&r"(a)
-        : [p3] "i"(p3)
+        : [p3] "i"(p3), [c32] "r"(c32)
         : "rdx", "cc");
     out.v[0] = t4;
     out.v[1] = t5;
@@ -300,7 +311,7 @@ struct p256_adx_field {
         // reduce: the four rows, then (t3:t7..t4) - p into t0, hi, a, t1,
         // and the sum kept (cmovc) where it borrows.
         "movabsq %[p3], %%rdx\n\t"  //
-        SW_P256_REDC_ROWS
+        SW_P256_REDC_ROWS(SW_P256_SPLIT_MOV)
         "movl $0xffffffff, %k[lo]\n\t"
         "movq %[t4], %[t0]\n\t"
         "movq %[t5], %[hi]\n\t"
@@ -327,16 +338,15 @@ struct p256_adx_field {
     r.v[3] = t7;
   }
 
-  // add: a + b (below 2p, a carry bit c above the four limbs), then the
-  // difference with p kept unless (c:sum) - p borrows.
+  // add: a + b (below 2p, a carry bit c above the four limbs, held as 0 or
+  // -1), then the difference with p kept unless (c:sum) - p borrows.
   [[gnu::always_inline]] static inline void add(fe& out, const fe& a, const fe& b) noexcept {
     std::uint64_t t0 = a.v[0], t1 = a.v[1], t2 = a.v[2], t3 = a.v[3], s0, s1, s2, s3, c, k1;
     asm("addq 0(%[pb]), %[t0]\n\t"
         "adcq 8(%[pb]), %[t1]\n\t"
         "adcq 16(%[pb]), %[t2]\n\t"
         "adcq 24(%[pb]), %[t3]\n\t"
-        "movl $0, %k[c]\n\t"
-        "adcq $0, %[c]\n\t"
+        "sbbq %[c], %[c]\n\t"  // carry 0 or -1: -1, like 1, never borrows in the last sbb
         "movl $0xffffffff, %k[k1]\n\t"
         "movq %[t0], %[s0]\n\t"
         "movq %[t1], %[s1]\n\t"
@@ -409,6 +419,25 @@ struct p256_adx_field {
     SW_P256_MASKED_P("subq", "sbbq", "addq", "adcq")
   }
 
+  // cmov: out = a where mask (0 or all ones) is all ones, out kept where it
+  // is zero: one test of the mask, then a cmov per limb (no branch; one
+  // instruction per limb where the masked xor takes three).
+  [[gnu::always_inline]] static inline void cmov(fe& out, const fe& a, std::uint64_t mask) noexcept {
+    std::uint64_t t0 = out.v[0], t1 = out.v[1], t2 = out.v[2], t3 = out.v[3];
+    asm("testq %[m], %[m]\n\t"
+        "cmovnzq 0(%[pa]), %[t0]\n\t"
+        "cmovnzq 8(%[pa]), %[t1]\n\t"
+        "cmovnzq 16(%[pa]), %[t2]\n\t"
+        "cmovnzq 24(%[pa]), %[t3]\n\t"
+        : [t0] "+r"(t0), [t1] "+r"(t1), [t2] "+r"(t2), [t3] "+r"(t3)
+        : [m] "r"(mask), [pa] "r"(a.v), "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(a.v))
+        : "cc");
+    out.v[0] = t0;
+    out.v[1] = t1;
+    out.v[2] = t2;
+    out.v[3] = t3;
+  }
+
   // half: a / 2 mod p. p is odd, so p is added when a is odd (by mask, in
   // constant time) and the 257-bit even sum shifted right once; below p
   // because a < p. Montgomery form is linear, so halving a R halves a.
@@ -467,5 +496,7 @@ struct p256_adx_field {
 #undef SW_P256_MASKED_P
 #undef SW_P256_REDC_ROWS
 #undef SW_P256_REDC_ROW
+#undef SW_P256_SPLIT_SHX
+#undef SW_P256_SPLIT_MOV
 
 #endif
