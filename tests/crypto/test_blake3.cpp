@@ -217,8 +217,8 @@ TEST_P(Blake3, TreeBoundariesMatchPortable) {
 }
 
 // Each kernel against the portable hash_many, called directly: chunks and
-// parents, with and without counter increments, and counters whose low word
-// wraps inside a group of lanes.
+// parents, odd and even block counts, with and without counter increments,
+// and counters whose low word wraps inside a group of lanes.
 TEST(Blake3Kernels, EachKernelMatchesPortable) {
   using namespace crypto::detail;
   struct named {
@@ -247,7 +247,7 @@ TEST(Blake3Kernels, EachKernelMatchesPortable) {
       report.not_runnable(k.name);
       continue;
     }
-    for (std::size_t blocks : {1u, 2u, 16u}) {
+    for (std::size_t blocks : {1u, 2u, 3u, 16u}) {
       for (std::size_t groups : {1u, 3u}) {
         const std::size_t n = groups * k.width;
         const bytes in = rng.fill(n * blocks * 64);

@@ -44,17 +44,6 @@ struct shuffle_rotate {
   }
 };
 
-// counter_words splits counter + lane (or counter alone, without increment)
-// into low and high words for n lanes.
-inline void counter_words(std::uint64_t counter, bool increment, std::size_t n, std::uint32_t* lo,
-                          std::uint32_t* hi) {
-  for (std::size_t l = 0; l < n; ++l) {
-    const std::uint64_t c = counter + (increment ? l : 0);
-    lo[l] = static_cast<std::uint32_t>(c);
-    hi[l] = static_cast<std::uint32_t>(c >> 32);
-  }
-}
-
 // transpose4 turns four rows of four words into four columns.
 inline void transpose4(__m128i& a, __m128i& b, __m128i& c, __m128i& d) {
   const __m128i ab_lo = _mm_unpacklo_epi32(a, b), ab_hi = _mm_unpackhi_epi32(a, b);
@@ -72,11 +61,20 @@ struct lanes4 {
 
   static lanes4 splat(std::uint32_t w) { return {_mm_set1_epi32(static_cast<int>(w))}; }
 
+  // counters as lanes16::counters (blake3_avx512.cpp), in vector
+  // registers: words stored one by one and loaded as a vector would wait
+  // for the stores to retire (no store-to-load forwarding from several
+  // stores), on the path to the kernel's first round. The carry is a low
+  // word below its starting value, compared signed with the top bits
+  // flipped (SSE2 has no unsigned compare); it is -1, so it is subtracted.
   static void counters(std::uint64_t counter, bool increment, lanes4& lo, lanes4& hi) {
-    alignas(16) std::uint32_t l[4], h[4];
-    counter_words(counter, increment, 4, l, h);
-    lo.v = _mm_load_si128(reinterpret_cast<const __m128i*>(l));
-    hi.v = _mm_load_si128(reinterpret_cast<const __m128i*>(h));
+    const __m128i base_lo = _mm_set1_epi32(static_cast<int>(static_cast<std::uint32_t>(counter)));
+    const __m128i base_hi = _mm_set1_epi32(static_cast<int>(static_cast<std::uint32_t>(counter >> 32)));
+    const __m128i step = increment ? _mm_setr_epi32(0, 1, 2, 3) : _mm_setzero_si128();
+    const __m128i top = _mm_set1_epi32(static_cast<int>(0x80000000u));
+    lo.v = _mm_add_epi32(base_lo, step);
+    const __m128i carry = _mm_cmpgt_epi32(_mm_xor_si128(base_lo, top), _mm_xor_si128(lo.v, top));
+    hi.v = _mm_sub_epi32(base_hi, carry);
   }
 
   // load_words: m[j] lane l = word j of the block at in + l * stride.
@@ -147,11 +145,15 @@ struct lanes8 {
     r[7] = _mm256_permute2x128_si256(u3, u7, 0x31);
   }
 
+  // counters as lanes4's, eight lanes wide.
   static void counters(std::uint64_t counter, bool increment, lanes8& lo, lanes8& hi) {
-    alignas(32) std::uint32_t l[8], h[8];
-    counter_words(counter, increment, 8, l, h);
-    lo.v = _mm256_load_si256(reinterpret_cast<const __m256i*>(l));
-    hi.v = _mm256_load_si256(reinterpret_cast<const __m256i*>(h));
+    const __m256i base_lo = _mm256_set1_epi32(static_cast<int>(static_cast<std::uint32_t>(counter)));
+    const __m256i base_hi = _mm256_set1_epi32(static_cast<int>(static_cast<std::uint32_t>(counter >> 32)));
+    const __m256i step = increment ? _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7) : _mm256_setzero_si256();
+    const __m256i top = _mm256_set1_epi32(static_cast<int>(0x80000000u));
+    lo.v = _mm256_add_epi32(base_lo, step);
+    const __m256i carry = _mm256_cmpgt_epi32(_mm256_xor_si256(base_lo, top), _mm256_xor_si256(lo.v, top));
+    hi.v = _mm256_sub_epi32(base_hi, carry);
   }
 
   static void load_words(const std::uint8_t* in, std::size_t stride, lanes8 m[16]) {
