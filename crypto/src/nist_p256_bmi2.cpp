@@ -17,6 +17,11 @@ struct p256_adx_curve : p256_curve {
   using field = p256_adx_field;
 };
 using E = ec<p256_adx_curve>;
+// ec_point::cmov takes the field's cmov when it has one, else a masked XOR:
+// this field's must keep matching (a drift would only be slower, silently).
+static_assert(requires(p256_adx_field::fe& r, const p256_adx_field::fe& a) {
+  p256_adx_field::cmov(r, a, std::uint64_t{});
+});
 
 }  // namespace
 

@@ -240,7 +240,11 @@ TEST(Blake3Kernels, EachKernelMatchesPortable) {
   test::seeded_random rng(7);
   std::uint32_t key[8];
   for (auto& k : key) k = static_cast<std::uint32_t>(rng.next());
-  const std::uint64_t counters[] = {0, 1, 0xffffffffULL - 2, 0xffffffffULL - 15, 0x1ffffffffULL - 5, ~0ULL - 40};
+  // Low words that wrap within a group and in a later one, the high word's
+  // step and wrap, and one crossing 2^31 without wrapping (a signed compare
+  // without the top bits flipped would see a carry there).
+  const std::uint64_t counters[] = {
+      0, 1, 0xffffffffULL - 2, 0xffffffffULL - 15, 0x1ffffffffULL - 5, ~0ULL - 40, 0x7fffffffULL - 2};
   test::comparison_report report;
   for (const auto& k : kernels) {
     if ((crypto::cpu::detected() & k.needs) != k.needs) {

@@ -111,6 +111,15 @@ void check_p256_pair(const be32& xb, const be32& yb) {
       portable::mul(r, x, y);
       adx::mul(r4, x4, y4);
       EXPECT_EQ(hex_of(r.v), hex_of(r4.v)) << "mul";
+      // cmov: a zero mask keeps out, an all-ones mask takes a, and out as
+      // its own source stays.
+      adx::fe c4 = x4;
+      adx::cmov(c4, y4, 0);
+      EXPECT_EQ(hex_of(c4.v), hex_of(x4.v)) << "cmov, mask 0";
+      adx::cmov(c4, y4, ~std::uint64_t{0});
+      EXPECT_EQ(hex_of(c4.v), hex_of(y4.v)) << "cmov, mask all ones";
+      adx::cmov(c4, c4, ~std::uint64_t{0});
+      EXPECT_EQ(hex_of(c4.v), hex_of(y4.v)) << "cmov, out as its source";
       portable::add(r, x, y);
       adx::add(r4, x4, y4);
       EXPECT_EQ(hex_of(r.v), hex_of(r4.v)) << "add";
