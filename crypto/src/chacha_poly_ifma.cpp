@@ -163,11 +163,12 @@ void chacha_open_stage_ifma(std::uint8_t* out, std::uint8_t* stage, const std::u
 }
 
 // The opener's piece of 256 bytes or more, the whole path in one function
-// (aead.cpp's open_stitched checks the CPU level and the lanes once per
-// message, then calls this for every piece): the XOR of buffered keystream,
-// the stage copies and the buffer's refill inline, no CPU-level check or
-// out-of-line small call on the way. Two positions move through the piece:
-// the MAC's (mp) and the cipher's (cp).
+// (aead.cpp's open_stitched readies the lanes once per message; open_fused
+// then checks them and the CPU level for every piece and calls this): the
+// XOR of buffered keystream, the stage copies and the buffer's refill
+// inline, no dispatch or out-of-line small call on the way (the MAC's
+// partial groups go through poly1305_update_bytes). Two positions move
+// through the piece: the MAC's (mp) and the cipher's (cp).
 //  - The MAC first takes the bytes that bring its lanes to a group boundary
 //    (update buffers them, or the stage takes them when it is live), then
 //    only whole groups go through kernels.
