@@ -287,9 +287,6 @@ std::size_t aead_core::start_text(std::uint8_t* out, const std::uint8_t* in) noe
   return 1024;
 }
 
-// Raw keystream comes from a kernel XORing these zeros.
-alignas(64) static constexpr std::uint8_t zero_text[64 * stream_buffer_blocks] = {};
-
 void aead_core::key_deferred(std::size_t first_text) noexcept {
   const std::size_t held = stage_len;
   stage_len = 0;
@@ -307,7 +304,7 @@ void aead_core::key_deferred(std::size_t first_text) noexcept {
   if (ks != nullptr) {
     // Block 0 keys the MAC; blocks 1-16 wait in the buffer for the text.
     alignas(64) std::uint8_t block0[64];
-    kernel(cipher.words, first + 1, ks, zero_text, first, block0);
+    kernel(cipher.words, first + 1, ks, stream_zero_text, first, block0);
     mac.init(std::span<const std::uint8_t, 32>(block0, 32));
     ct::wipe(block0, sizeof block0);
     key_pending = false;

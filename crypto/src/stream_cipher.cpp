@@ -16,9 +16,6 @@ namespace sealwire::crypto {
 namespace detail {
 namespace {
 
-// Source for generating raw keystream: the kernels XOR into their input.
-constexpr std::uint8_t zeros[64 * stream_buffer_blocks] = {};
-
 const stream_kernels& kernels_for(stream_family f) noexcept {
   return f == stream_family::chacha ? chacha_kernels() : salsa_kernels();
 }
@@ -61,7 +58,7 @@ void refill(const stream_kernels& ks, stream_state& st, std::size_t need) noexce
   blocks = cover;
   blocks = std::min<std::uint64_t>(blocks, ks.batch);
   if (!stream_have_blocks(st, blocks)) blocks = st.last_counter - st.counter + 1;  // never past the limit
-  run_kernels(ks, st, st.ks, zeros, static_cast<std::size_t>(blocks));
+  run_kernels(ks, st, st.ks, stream_zero_text, static_cast<std::size_t>(blocks));
   st.ks_pos = 0;
   st.xr = ks.xr;
   st.ks_len = static_cast<std::uint16_t>(64 * blocks);

@@ -20,6 +20,10 @@ enum class stream_family : std::uint8_t { chacha, salsa };
 // the input comes in pieces smaller than the kernels' natural width.
 inline constexpr std::size_t stream_buffer_blocks = 16;
 
+// The source for generating raw keystream into the buffer: the kernels XOR
+// into their input, so a buffer's worth of zero bytes yields bare keystream.
+alignas(64) inline constexpr std::uint8_t stream_zero_text[64 * stream_buffer_blocks] = {};
+
 // stream_state is the whole state of a ChaCha or Salsa20 stream. Kernels see
 // `words` (the input block; its counter words are ignored) and a 64-bit block
 // counter that they place in the family's counter words (ChaCha 12-13, Salsa20
