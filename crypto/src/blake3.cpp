@@ -89,10 +89,18 @@ struct hash_many_kernel {
   blake3_hash_many_fn fn;
 };
 
-// One CPU level's kernels, widest first, ending with width 1.
+// One CPU level's kernels, widest first, ending with width 1. rows, where
+// there is one, takes over single-block inputs (parents) when two to
+// rows_below - 1 are left: the row-wise kernel's time is one input's
+// dependency chain for up to four inputs, less than a narrow column-wise
+// pass or compressions one at a time. A lone input stays with the portable
+// compression, whose scalar chain is shorter where vector additions take two
+// cycles (Zen 5).
 struct blake3_kernels {
   std::string_view name;
   hash_many_kernel k[5];
+  blake3_hash_many_fn rows = nullptr;
+  std::size_t rows_below = 0;
 };
 
 constexpr blake3_kernels portable_kernels{"portable", {{1, &blake3_hash_many_portable}}};
@@ -108,7 +116,9 @@ constexpr blake3_kernels avx512_kernels{"avx512",
                                          {16, &blake3_hash_many_x16_avx512},
                                          {8, &blake3_hash_many_x8_avx512},
                                          {4, &blake3_hash_many_x4_avx512},
-                                         {1, &blake3_hash_many_portable}}};
+                                         {1, &blake3_hash_many_portable}},
+                                        &blake3_hash_many_rows_avx512,
+                                        8};
 #endif
 
 const blake3_kernels& kernels() noexcept {
@@ -123,13 +133,18 @@ const blake3_kernels& kernels() noexcept {
 }
 
 // hash_many runs the current level's kernels widest first (32, 16, 8, 4, then
-// one input at a time) over n_inputs inputs; see blake3_hash_lanes.
+// one input at a time) over n_inputs inputs; see blake3_hash_lanes. Single
+// blocks go to the row-wise kernel when 2 to rows_below - 1 are left.
 void hash_many(const std::uint8_t* in, std::size_t n_inputs, std::size_t blocks, const std::uint32_t key[8],
                std::uint64_t counter, bool increment, std::uint32_t flags, std::uint32_t flags_start,
                std::uint32_t flags_end, std::uint8_t* out) noexcept {
   const blake3_kernels& ks = kernels();
   for (const hash_many_kernel& k : ks.k) {
     if (k.fn == nullptr || n_inputs == 0) break;
+    if (blocks == 1 && n_inputs >= 2 && n_inputs < ks.rows_below) {
+      ks.rows(in, n_inputs, blocks, key, counter, increment, flags, flags_start, flags_end, out);
+      break;
+    }
     const std::size_t n = n_inputs - n_inputs % k.width;
     if (n == 0) continue;
     k.fn(in, n, blocks, key, counter, increment, flags, flags_start, flags_end, out);

@@ -191,8 +191,8 @@ TEST_P(Blake3, EveryLengthMatchesPortable) {
 
 TEST_P(Blake3, TreeBoundariesMatchPortable) {
   std::vector<std::size_t> lengths;
-  for (std::size_t chunks : {1u, 2u, 3u, 4u, 5u, 7u, 8u, 15u, 16u, 17u, 31u, 32u, 33u, 63u, 64u, 65u, 127u, 128u, 129u,
-                             255u, 256u, 1023u, 1024u, 1025u}) {
+  for (std::size_t chunks : {1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u, 9u, 10u, 11u, 12u, 13u, 14u, 15u, 16u, 17u, 31u, 32u,
+                             33u, 63u, 64u, 65u, 127u, 128u, 129u, 255u, 256u, 1023u, 1024u, 1025u}) {
     for (int delta : {-1, 0, 1}) lengths.push_back(static_cast<std::size_t>(static_cast<long>(chunks * 1024) + delta));
   }
   const bytes in = test::seeded_random(5).fill(1025 * 1024 + 1);
@@ -236,6 +236,9 @@ TEST(Blake3Kernels, EachKernelMatchesPortable) {
   kernels.push_back({"x8_avx512", &blake3_hash_many_x8_avx512, 8, cpu::avx512f | cpu::avx512vl});
   kernels.push_back({"x16_avx512", &blake3_hash_many_x16_avx512, 16, cpu::avx512f | cpu::avx512vl});
   kernels.push_back({"x32_avx512", &blake3_hash_many_x32_avx512, 32, cpu::avx512f | cpu::avx512vl});
+  // Width 0: any number of inputs (the row-wise kernel, four per vector,
+  // then three, two or one).
+  kernels.push_back({"rows_avx512", &blake3_hash_many_rows_avx512, 0, cpu::avx512f | cpu::avx512vl});
 #endif
   test::seeded_random rng(7);
   std::uint32_t key[8];
@@ -252,8 +255,10 @@ TEST(Blake3Kernels, EachKernelMatchesPortable) {
       continue;
     }
     for (std::size_t blocks : {1u, 2u, 3u, 16u}) {
-      for (std::size_t groups : {1u, 3u}) {
-        const std::size_t n = groups * k.width;
+      const std::vector<std::size_t> counts =
+          k.width == 0 ? std::vector<std::size_t>{1, 2, 3, 4, 5, 6, 7, 8, 9}
+                       : std::vector<std::size_t>{k.width, 3 * k.width};
+      for (std::size_t n : counts) {
         const bytes in = rng.fill(n * blocks * 64);
         for (std::uint64_t ctr : counters) {
           for (bool inc : {true, false}) {

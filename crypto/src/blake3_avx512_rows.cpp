@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: Apache-2.0
+// BLAKE3 hash_many for AVX-512F/VL, row-wise (the BLAKE3 specification,
+// 2020): for the one to seven inputs left after the column-wise kernels,
+// mostly the small parent levels of a tree. Each input's sixteen state words
+// are four rows of four words in one 128-bit lane; four inputs share a
+// 512-bit vector, two a 256-bit one, one a 128-bit one. G runs on whole rows
+// (the four columns at once, then the four diagonals), so a compression is
+// as long as one input's dependency chain whatever the number of inputs,
+// where the column-wise kernels need sixteen vectors per input group and a
+// full group to pay.
+//
+// Diagonals: rows a, c and d are rotated within their lane (b, the last
+// row G finishes, stays put, so the rotation is off the critical path), so
+// that column j holds diagonal j - 1 (mod 4); the message words are ordered
+// to match.
+//
+// Message: per round four vectors, each lane holding one input's words
+//   x = (m0, m2, m4, m6), y = (m1, m3, m5, m7)     for the columns,
+//   z = (m14, m8, m10, m12), w = (m15, m9, m11, m13) for the diagonals,
+// in the round's permuted order (spec 2.2, table 2). The next round's four
+// come from these with lane-local two-source permutations (vpermt2d, the
+// index repeated per lane), seven per round.
+#include "detail/blake3_core.hpp"
+
+#include <immintrin.h>
+
+namespace sealwire::crypto::detail {
+namespace {
+
+// The three vector widths as lane types for blake3_g (blake3_core.hpp):
+// +, ^ and rotr<N> (vprord) on 32-bit words, plus the lane-local shuffles.
+struct rows512 {
+  static constexpr int lanes = 4;
+  __m512i v;
+  template <int Imm>
+  static rows512 shuffle(rows512 x) {
+    return {_mm512_shuffle_epi32(x.v, static_cast<_MM_PERM_ENUM>(Imm))};
+  }
+  static rows512 perm2(rows512 a, __m512i idx, rows512 b) { return {_mm512_permutex2var_epi32(a.v, idx, b.v)}; }
+  static __m512i index(const int (&i)[16]) {
+    return _mm512_setr_epi32(i[0], i[1], i[2], i[3], i[4], i[5], i[6], i[7], i[8], i[9], i[10], i[11], i[12], i[13],
+                             i[14], i[15]);
+  }
+};
+inline rows512 operator+(rows512 a, rows512 b) { return {_mm512_add_epi32(a.v, b.v)}; }
+inline rows512 operator^(rows512 a, rows512 b) { return {_mm512_xor_si512(a.v, b.v)}; }
+template <int N>
+inline rows512 rotr(rows512 x) {
+  return {_mm512_ror_epi32(x.v, N)};
+}
+
+struct rows256 {
+  static constexpr int lanes = 2;
+  __m256i v;
+  template <int Imm>
+  static rows256 shuffle(rows256 x) {
+    return {_mm256_shuffle_epi32(x.v, Imm)};
+  }
+  static rows256 perm2(rows256 a, __m256i idx, rows256 b) { return {_mm256_permutex2var_epi32(a.v, idx, b.v)}; }
+  static __m256i index(const int (&i)[16]) {
+    return _mm256_setr_epi32(i[0], i[1], i[2], i[3], i[4], i[5], i[6], i[7]);
+  }
+};
+inline rows256 operator+(rows256 a, rows256 b) { return {_mm256_add_epi32(a.v, b.v)}; }
+inline rows256 operator^(rows256 a, rows256 b) { return {_mm256_xor_si256(a.v, b.v)}; }
+template <int N>
+inline rows256 rotr(rows256 x) {
+  return {_mm256_ror_epi32(x.v, N)};
+}
+
+struct rows128 {
+  static constexpr int lanes = 1;
+  __m128i v;
+  template <int Imm>
+  static rows128 shuffle(rows128 x) {
+    return {_mm_shuffle_epi32(x.v, Imm)};
+  }
+  static rows128 perm2(rows128 a, __m128i idx, rows128 b) { return {_mm_permutex2var_epi32(a.v, idx, b.v)}; }
+  static __m128i index(const int (&i)[16]) { return _mm_setr_epi32(i[0], i[1], i[2], i[3]); }
+};
+inline rows128 operator+(rows128 a, rows128 b) { return {_mm_add_epi32(a.v, b.v)}; }
+inline rows128 operator^(rows128 a, rows128 b) { return {_mm_xor_si128(a.v, b.v)}; }
+template <int N>
+inline rows128 rotr(rows128 x) {
+  return {_mm_ror_epi32(x.v, N)};
+}
+
+// lane_perm: the vpermt2d index that gives, in every lane L, word k = a's
+// word s_k of lane L for s_k < 4, b's word s_k - 4 of lane L otherwise.
+template <class V, int S0, int S1, int S2, int S3>
+[[gnu::always_inline]] inline V lane_perm(V a, V b) {
+  constexpr int sel[4] = {S0, S1, S2, S3};
+  int idx[16] = {};
+  for (int l = 0; l < V::lanes; ++l) {
+    for (int k = 0; k < 4; ++k) idx[4 * l + k] = 4 * l + (sel[k] & 3) + (sel[k] >= 4 ? 4 * V::lanes : 0);
+  }
+  return V::perm2(a, V::index(idx), b);
+}
+
+// g_rows is blake3_g (blake3_core.hpp) with the message word added to `a`
+// kept apart from b: the compiler would otherwise reassociate a + m + b into
+// (b + m) + a, one more step on the chain through b, the last row G
+// finishes.
+template <class V>
+[[gnu::always_inline]] inline void g_rows(V& a, V& b, V& c, V& d, V mx, V my) noexcept {
+  a = a + mx;
+  asm("" : "+v"(a.v));
+  a = a + b;
+  d = rotr<16>(d ^ a);
+  c = c + d;
+  b = rotr<12>(b ^ c);
+  a = a + my;
+  asm("" : "+v"(a.v));
+  a = a + b;
+  d = rotr<8>(d ^ a);
+  c = c + d;
+  b = rotr<7>(b ^ c);
+}
+
+// compress_rows: the seven rounds on rows a-d with the message vectors
+// x, y, z, w (the first round's order, see the top of the file).
+template <class V>
+[[gnu::always_inline]] inline void compress_rows(V& a, V& b, V& c, V& d, V x, V y, V z, V w) {
+#pragma GCC unroll 7
+  for (int r = 0; r < 7; ++r) {
+    g_rows(a, b, c, d, x, y);
+    // a[j] <- a[j - 1], c[j] <- c[j + 1], d[j] <- d[j + 2]: column j is
+    // diagonal j - 1.
+    a = V::template shuffle<_MM_SHUFFLE(2, 1, 0, 3)>(a);
+    c = V::template shuffle<_MM_SHUFFLE(0, 3, 2, 1)>(c);
+    d = V::template shuffle<_MM_SHUFFLE(1, 0, 3, 2)>(d);
+    g_rows(a, b, c, d, z, w);
+    a = V::template shuffle<_MM_SHUFFLE(0, 3, 2, 1)>(a);
+    c = V::template shuffle<_MM_SHUFFLE(2, 1, 0, 3)>(c);
+    d = V::template shuffle<_MM_SHUFFLE(1, 0, 3, 2)>(d);
+    if (r == 6) break;
+    // The next round's message (spec 2.2, table 2: position i takes word
+    // p[i] = [2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8][i]).
+    // With x = (m0, m2, m4, m6), y = (m1, m3, m5, m7), z = (m14, m8, m10,
+    // m12), w = (m15, m9, m11, m13) this round:
+    //   x' = (m2, m3, m7, m4)   = (x1, y1, y3, x2)
+    //   y' = (m6, m10, m0, m13) = (x3, z2, x0, w3)
+    //   z' = (m15, m1, m12, m9) = (w0, y0, z3, w1)
+    //   w' = (m8, m11, m5, m14) = (z1, w2, y2, z0)
+    const V nx = lane_perm<V, 1, 5, 7, 2>(x, y);
+    const V ny = lane_perm<V, 0, 1, 2, 7>(lane_perm<V, 3, 6, 0, 0>(x, z), w);
+    const V nz = lane_perm<V, 0, 1, 7, 3>(lane_perm<V, 0, 4, 0, 1>(w, y), z);
+    const V nw = lane_perm<V, 0, 1, 6, 3>(lane_perm<V, 1, 6, 0, 0>(z, w), y);
+    x = nx, y = ny, z = nz, w = nw;
+  }
+}
+
+// load_block reads a 64-byte block as two 32-byte halves: the kernels before
+// write chaining values with 32-byte stores, and a load that spans two
+// stores cannot take its data from them before they retire.
+[[gnu::always_inline]] inline __m512i load_block(const std::uint8_t* p) {
+  return _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p))),
+                            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32)), 1);
+}
+
+// The message of one block per input, as the first round's x, y, z, w:
+// u holds x (lanes 0, 1) and y (lanes 2, 3) of two 64-byte blocks p and q,
+// v their z and w.
+[[gnu::always_inline]] inline void message_pair(__m512i p, __m512i q, __m512i& u, __m512i& v) {
+  u = _mm512_permutex2var_epi32(p, _mm512_setr_epi32(0, 2, 4, 6, 16, 18, 20, 22, 1, 3, 5, 7, 17, 19, 21, 23), q);
+  v = _mm512_permutex2var_epi32(p, _mm512_setr_epi32(14, 8, 10, 12, 30, 24, 26, 28, 15, 9, 11, 13, 31, 25, 27, 29),
+                                q);
+}
+
+// Row 3 of each lane: the 64-bit counter (counter + lane with increment),
+// the block length and the flags, as two 64-bit words per lane.
+[[gnu::always_inline]] inline __m512i row3_512(std::uint64_t counter, bool increment, std::uint32_t flags) {
+  const auto hi = static_cast<long long>(blake3_block_len | (std::uint64_t{flags} << 32));
+  const auto c = static_cast<long long>(counter);
+  const __m512i base = _mm512_setr_epi64(c, hi, c, hi, c, hi, c, hi);
+  return increment ? _mm512_add_epi64(base, _mm512_setr_epi64(0, 0, 1, 0, 2, 0, 3, 0)) : base;
+}
+
+// rows4 hashes four inputs (in3 may repeat in2 when there are three; only
+// `count` chaining values are stored).
+[[gnu::always_inline]] inline void rows4(const std::uint8_t* in0, const std::uint8_t* in1, const std::uint8_t* in2,
+                                         const std::uint8_t* in3, std::size_t count, std::size_t blocks,
+                                         const std::uint32_t key[8], std::uint64_t counter, bool increment,
+                                         std::uint32_t flags, std::uint32_t flags_start, std::uint32_t flags_end,
+                                         std::uint8_t* out) noexcept {
+  rows512 h0{_mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(key)))};
+  rows512 h1{_mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(key + 4)))};
+  const rows512 iv{_mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(blake3_iv)))};
+  std::uint32_t block_flags = flags | flags_start;
+  for (std::size_t b = 0; b < blocks; ++b) {
+    if (b + 1 == blocks) block_flags |= flags_end;
+    const std::size_t at = b * blake3_block_len;
+    __m512i u01, v01, u23, v23;
+    message_pair(load_block(in0 + at), load_block(in1 + at), u01, v01);
+    message_pair(load_block(in2 + at), load_block(in3 + at), u23, v23);
+    rows512 a = h0, bb = h1, c = iv, d{row3_512(counter, increment, block_flags)};
+    compress_rows(a, bb, c, d, rows512{_mm512_shuffle_i32x4(u01, u23, _MM_SHUFFLE(1, 0, 1, 0))},
+                  rows512{_mm512_shuffle_i32x4(u01, u23, _MM_SHUFFLE(3, 2, 3, 2))},
+                  rows512{_mm512_shuffle_i32x4(v01, v23, _MM_SHUFFLE(1, 0, 1, 0))},
+                  rows512{_mm512_shuffle_i32x4(v01, v23, _MM_SHUFFLE(3, 2, 3, 2))});
+    h0 = a ^ c;
+    h1 = bb ^ d;
+    block_flags = flags;
+  }
+  // Lane l's chaining value is h0's lane l then h1's.
+  const __m512i o0 = _mm512_permutex2var_epi64(h0.v, _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11), h1.v);
+  const __m512i o1 = _mm512_permutex2var_epi64(h0.v, _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15), h1.v);
+  _mm512_storeu_si512(out, o0);
+  if (count == 4) {
+    _mm512_storeu_si512(out + 64, o1);
+  } else {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 64), _mm512_castsi512_si256(o1));
+  }
+}
+
+[[gnu::always_inline]] inline void rows2(const std::uint8_t* in0, const std::uint8_t* in1, std::size_t blocks,
+                                         const std::uint32_t key[8], std::uint64_t counter, bool increment,
+                                         std::uint32_t flags, std::uint32_t flags_start, std::uint32_t flags_end,
+                                         std::uint8_t* out) noexcept {
+  rows256 h0{_mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(key)))};
+  rows256 h1{_mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(key + 4)))};
+  const rows256 iv{_mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(blake3_iv)))};
+  std::uint32_t block_flags = flags | flags_start;
+  for (std::size_t b = 0; b < blocks; ++b) {
+    if (b + 1 == blocks) block_flags |= flags_end;
+    const std::size_t at = b * blake3_block_len;
+    __m512i u, v;
+    message_pair(load_block(in0 + at), load_block(in1 + at), u, v);
+    rows256 a = h0, bb = h1, c = iv;
+    rows256 d{_mm512_castsi512_si256(row3_512(counter, increment, block_flags))};
+    compress_rows(a, bb, c, d, rows256{_mm512_castsi512_si256(u)}, rows256{_mm512_extracti64x4_epi64(u, 1)},
+                  rows256{_mm512_castsi512_si256(v)}, rows256{_mm512_extracti64x4_epi64(v, 1)});
+    h0 = a ^ c;
+    h1 = bb ^ d;
+    block_flags = flags;
+  }
+  // One 64-byte store: the two chaining values are the next level's block.
+  _mm512_storeu_si512(out, _mm512_permutexvar_epi64(_mm512_setr_epi64(0, 1, 4, 5, 2, 3, 6, 7),
+                                                    _mm512_inserti64x4(_mm512_castsi256_si512(h0.v), h1.v, 1)));
+}
+
+[[gnu::always_inline]] inline void rows1(const std::uint8_t* in0, std::size_t blocks, const std::uint32_t key[8],
+                                         std::uint64_t counter, std::uint32_t flags, std::uint32_t flags_start,
+                                         std::uint32_t flags_end, std::uint8_t* out) noexcept {
+  rows128 h0{_mm_loadu_si128(reinterpret_cast<const __m128i*>(key))};
+  rows128 h1{_mm_loadu_si128(reinterpret_cast<const __m128i*>(key + 4))};
+  const rows128 iv{_mm_loadu_si128(reinterpret_cast<const __m128i*>(blake3_iv))};
+  std::uint32_t block_flags = flags | flags_start;
+  for (std::size_t b = 0; b < blocks; ++b) {
+    if (b + 1 == blocks) block_flags |= flags_end;
+    const __m512i m = _mm512_permutexvar_epi32(
+        _mm512_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7, 14, 8, 10, 12, 15, 9, 11, 13),
+        load_block(in0 + b * blake3_block_len));
+    rows128 a = h0, bb = h1, c = iv;
+    rows128 d{_mm512_castsi512_si128(row3_512(counter, false, block_flags))};
+    compress_rows(a, bb, c, d, rows128{_mm512_castsi512_si128(m)}, rows128{_mm512_extracti32x4_epi32(m, 1)},
+                  rows128{_mm512_extracti32x4_epi32(m, 2)}, rows128{_mm512_extracti32x4_epi32(m, 3)});
+    h0 = a ^ c;
+    h1 = bb ^ d;
+    block_flags = flags;
+  }
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(out), h0.v);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 16), h1.v);
+}
+
+}  // namespace
+
+// Any number of inputs: four at a time, then three (in four lanes), two or
+// one. Everything stays in registers (no stack copy of the key, chaining
+// values or message to wipe).
+void blake3_hash_many_rows_avx512(const std::uint8_t* in, std::size_t n_inputs, std::size_t blocks,
+                                  const std::uint32_t key[8], std::uint64_t counter, bool increment,
+                                  std::uint32_t flags, std::uint32_t flags_start, std::uint32_t flags_end,
+                                  std::uint8_t* out) noexcept {
+  const std::size_t stride = blocks * blake3_block_len;
+  for (; n_inputs >= 3; n_inputs -= n_inputs >= 4 ? 4 : 3) {
+    const std::size_t count = n_inputs >= 4 ? 4 : 3;
+    rows4(in, in + stride, in + 2 * stride, in + (count - 1) * stride, count, blocks, key, counter, increment, flags,
+          flags_start, flags_end, out);
+    in += count * stride;
+    out += count * blake3_cv_len;
+    if (increment) counter += count;
+  }
+  if (n_inputs == 2) {
+    rows2(in, in + stride, blocks, key, counter, increment, flags, flags_start, flags_end, out);
+  } else if (n_inputs == 1) {
+    rows1(in, blocks, key, counter, flags, flags_start, flags_end, out);
+  }
+}
+
+}  // namespace sealwire::crypto::detail
