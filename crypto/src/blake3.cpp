@@ -91,11 +91,11 @@ struct hash_many_kernel {
 
 // One CPU level's kernels, widest first, ending with width 1. rows, where
 // there is one, takes over single-block inputs (parents) when two to
-// rows_below - 1 are left: the row-wise kernel's time is one input's
-// dependency chain for up to four inputs, less than a narrow column-wise
-// pass or compressions one at a time. A lone input stays with the portable
-// compression, whose scalar chain is shorter where vector additions take two
-// cycles (Zen 5).
+// rows_below - 1 are left: the row-wise kernel's time is about one input's
+// dependency chain for up to eight inputs (two interleaved sets of four),
+// less than a narrow column-wise pass or compressions one at a time. A lone
+// input stays with the portable compression, whose scalar chain is shorter
+// where vector additions take two cycles (Zen 5).
 struct blake3_kernels {
   std::string_view name;
   hash_many_kernel k[5];
@@ -118,7 +118,7 @@ constexpr blake3_kernels avx512_kernels{"avx512",
                                          {4, &blake3_hash_many_x4_avx512},
                                          {1, &blake3_hash_many_portable}},
                                         &blake3_hash_many_rows_avx512,
-                                        8};
+                                        9};
 #endif
 
 const blake3_kernels& kernels() noexcept {

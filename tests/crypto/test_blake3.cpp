@@ -236,8 +236,8 @@ TEST(Blake3Kernels, EachKernelMatchesPortable) {
   kernels.push_back({"x8_avx512", &blake3_hash_many_x8_avx512, 8, cpu::avx512f | cpu::avx512vl});
   kernels.push_back({"x16_avx512", &blake3_hash_many_x16_avx512, 16, cpu::avx512f | cpu::avx512vl});
   kernels.push_back({"x32_avx512", &blake3_hash_many_x32_avx512, 32, cpu::avx512f | cpu::avx512vl});
-  // Width 0: any number of inputs (the row-wise kernel, four per vector,
-  // then three, two or one).
+  // Width 0: any number of inputs (the row-wise kernel: eight at a time,
+  // five to seven with repeated lanes, then four, three, two or one).
   kernels.push_back({"rows_avx512", &blake3_hash_many_rows_avx512, 0, cpu::avx512f | cpu::avx512vl});
 #endif
   test::seeded_random rng(7);
@@ -256,7 +256,7 @@ TEST(Blake3Kernels, EachKernelMatchesPortable) {
     }
     for (std::size_t blocks : {1u, 2u, 3u, 16u}) {
       const std::vector<std::size_t> counts =
-          k.width == 0 ? std::vector<std::size_t>{1, 2, 3, 4, 5, 6, 7, 8, 9}
+          k.width == 0 ? std::vector<std::size_t>{1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 16}
                        : std::vector<std::size_t>{k.width, 3 * k.width};
       for (std::size_t n : counts) {
         const bytes in = rng.fill(n * blocks * 64);
