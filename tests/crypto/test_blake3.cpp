@@ -281,6 +281,33 @@ TEST(Blake3Kernels, EachKernelMatchesPortable) {
   if (report.none_compared()) GTEST_SKIP() << "no BLAKE3 kernel of this build runs on this CPU";
 }
 
+// The three-level reduction (sixteen chaining values to two) against three
+// portable parent levels: random values, keys and flags (keyed and derive
+// modes among them).
+TEST(Blake3Kernels, Reduce16MatchesPortableLevels) {
+#if SEALWIRE_X86_KERNELS
+  using namespace crypto::detail;
+  namespace cpu = crypto::cpu;
+  constexpr std::uint32_t needs = cpu::avx512f | cpu::avx512vl;
+  if ((cpu::detected() & needs) != needs) GTEST_SKIP() << "no AVX-512F/VL";
+  test::seeded_random rng(8);
+  for (int trial = 0; trial < 50; ++trial) {
+    std::uint32_t key[8];
+    for (auto& k : key) k = static_cast<std::uint32_t>(rng.next());
+    const auto flags = static_cast<std::uint32_t>(rng.uniform(128)) | blake3_parent;
+    const bytes in = rng.fill(16 * 32);
+    bytes l1(8 * 32), l2(4 * 32), want(2 * 32), got(2 * 32);
+    blake3_hash_many_portable(in.data(), 8, 1, key, 0, false, flags, 0, 0, l1.data());
+    blake3_hash_many_portable(l1.data(), 4, 1, key, 0, false, flags, 0, 0, l2.data());
+    blake3_hash_many_portable(l2.data(), 2, 1, key, 0, false, flags, 0, 0, want.data());
+    blake3_reduce16_rows_avx512(in.data(), key, flags, got.data());
+    ASSERT_EQ(to_hex(got), to_hex(want)) << "trial " << trial << " flags " << flags;
+  }
+#else
+  GTEST_SKIP() << "no x86 kernels in this build";
+#endif
+}
+
 // ---- incremental, snapshots, reset ----
 
 TEST_P(Blake3, IncrementalEqualsOneShotAtRandomSplits) {

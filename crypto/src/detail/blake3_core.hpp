@@ -182,6 +182,11 @@ void blake3_hash_many_rows_avx512(const std::uint8_t* in, std::size_t n_inputs, 
                                   const std::uint32_t key[8], std::uint64_t counter, bool increment,
                                   std::uint32_t flags, std::uint32_t flags_start, std::uint32_t flags_end,
                                   std::uint8_t* out) noexcept;
+// blake3_reduce16_rows_avx512 reduces sixteen chaining values at in (eight
+// parent blocks) by three parent levels to two, written to out (64 bytes,
+// not overlapping in); flags include PARENT, never ROOT.
+void blake3_reduce16_rows_avx512(const std::uint8_t* in, const std::uint32_t key[8], std::uint32_t flags,
+                                 std::uint8_t* out) noexcept;
 #endif
 
 }  // namespace sealwire::crypto::detail
