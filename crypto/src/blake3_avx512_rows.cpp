@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // BLAKE3 hash_many for AVX-512F/VL, row-wise (the BLAKE3 specification,
-// 2020): for the one to seven inputs left after the column-wise kernels,
-// mostly the small parent levels of a tree. Each input's sixteen state words
-// are four rows of four words in one 128-bit lane; four inputs share a
-// 512-bit vector, two a 256-bit one, one a 128-bit one. G runs on whole rows
-// (the four columns at once, then the four diagonals), so a compression is
-// as long as one input's dependency chain whatever the number of inputs,
-// where the column-wise kernels need sixteen vectors per input group and a
-// full group to pay.
+// 2020): for the few inputs left after the column-wise kernels, the small
+// parent levels of a tree (2 to 8 parents), and the three levels from
+// sixteen chaining values to two in one call. Each input's sixteen state
+// words are four rows of four words in one 128-bit lane; four inputs share a
+// 512-bit vector (eight: two vectors, their chains interleaved), two a
+// 256-bit one, one a 128-bit one. G runs on whole rows (the four columns at
+// once, then the four diagonals), so a compression is about as long as one
+// input's dependency chain whatever the number of inputs, where the
+// column-wise kernels need sixteen vectors per input group and a full group
+// to pay.
 //
 // Diagonals: rows a, c and d are rotated within their lane (b, the last
 // row G finishes, stays put, so the rotation is off the critical path), so
