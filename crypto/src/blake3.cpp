@@ -89,10 +89,20 @@ struct hash_many_kernel {
   blake3_hash_many_fn fn;
 };
 
-// One CPU level's kernels, widest first, ending with width 1.
+// One CPU level's kernels, widest first, ending with width 1. rows, where
+// there is one, takes over single-block inputs (parents) when two to
+// rows_below - 1 are left: the row-wise kernel's time is about one input's
+// dependency chain for up to eight inputs (two interleaved sets of four),
+// less than a narrow column-wise pass or compressions one at a time. A lone
+// input stays with the portable compression, whose scalar chain is shorter
+// where vector additions take two cycles (Zen 5).
 struct blake3_kernels {
   std::string_view name;
   hash_many_kernel k[5];
+  blake3_hash_many_fn rows = nullptr;
+  std::size_t rows_below = 0;
+  // Three parent levels at once, sixteen chaining values to two.
+  void (*reduce16)(const std::uint8_t*, const std::uint32_t[8], std::uint32_t, std::uint8_t*) noexcept = nullptr;
 };
 
 constexpr blake3_kernels portable_kernels{"portable", {{1, &blake3_hash_many_portable}}};
@@ -108,7 +118,10 @@ constexpr blake3_kernels avx512_kernels{"avx512",
                                          {16, &blake3_hash_many_x16_avx512},
                                          {8, &blake3_hash_many_x8_avx512},
                                          {4, &blake3_hash_many_x4_avx512},
-                                         {1, &blake3_hash_many_portable}}};
+                                         {1, &blake3_hash_many_portable}},
+                                        &blake3_hash_many_rows_avx512,
+                                        9,
+                                        &blake3_reduce16_rows_avx512};
 #endif
 
 const blake3_kernels& kernels() noexcept {
@@ -123,13 +136,18 @@ const blake3_kernels& kernels() noexcept {
 }
 
 // hash_many runs the current level's kernels widest first (32, 16, 8, 4, then
-// one input at a time) over n_inputs inputs; see blake3_hash_lanes.
+// one input at a time) over n_inputs inputs; see blake3_hash_lanes. Single
+// blocks go to the row-wise kernel when 2 to rows_below - 1 are left.
 void hash_many(const std::uint8_t* in, std::size_t n_inputs, std::size_t blocks, const std::uint32_t key[8],
                std::uint64_t counter, bool increment, std::uint32_t flags, std::uint32_t flags_start,
                std::uint32_t flags_end, std::uint8_t* out) noexcept {
   const blake3_kernels& ks = kernels();
   for (const hash_many_kernel& k : ks.k) {
     if (k.fn == nullptr || n_inputs == 0) break;
+    if (blocks == 1 && n_inputs >= 2 && n_inputs < ks.rows_below) {
+      ks.rows(in, n_inputs, blocks, key, counter, increment, flags, flags_start, flags_end, out);
+      break;
+    }
     const std::size_t n = n_inputs - n_inputs % k.width;
     if (n == 0) continue;
     k.fn(in, n, blocks, key, counter, increment, flags, flags_start, flags_end, out);
@@ -138,6 +156,26 @@ void hash_many(const std::uint8_t* in, std::size_t n_inputs, std::size_t blocks,
     if (increment) counter += n;
     n_inputs -= n;
   }
+}
+
+// reduce_levels reduces the s chaining values at cur (a power of two), a
+// level of parents at a time, until keep remain; the buffers take turns
+// (next has room for s / 2) and the result's buffer is returned.
+std::uint8_t* reduce_levels(std::uint8_t* cur, std::uint8_t* next, std::size_t s, std::size_t keep,
+                            const std::uint32_t key[8], std::uint32_t flags) noexcept {
+  const blake3_kernels& ks = kernels();
+  while (s > keep) {
+    if (s == 16 && keep <= 2 && ks.reduce16 != nullptr) {
+      ks.reduce16(cur, key, flags | blake3_parent, next);
+      s = 2;
+    } else {
+      // Adjacent chaining values are exactly a parent's block (spec 2.5).
+      hash_many(cur, s / 2, 1, key, 0, false, flags | blake3_parent, 0, 0, next);
+      s /= 2;
+    }
+    std::swap(cur, next);
+  }
+  return cur;
 }
 
 // Chunks hashed side by side and reduced together: two passes of the 32-lane
@@ -157,14 +195,7 @@ constexpr std::size_t batch_chunks = 64;
   alignas(64) std::uint8_t a[batch_chunks * blake3_cv_len];
   alignas(64) std::uint8_t b[batch_chunks / 2 * blake3_cv_len];
   hash_many(in, s, blake3_blocks_per_chunk, key, counter, true, flags, blake3_chunk_start, blake3_chunk_end, a);
-  std::uint8_t* cur = a;
-  std::uint8_t* next = b;
-  for (; s > keep; s /= 2) {
-    // Adjacent chaining values are exactly a parent's block (spec 2.5).
-    hash_many(cur, s / 2, 1, key, 0, false, flags | blake3_parent, 0, 0, next);
-    std::swap(cur, next);
-  }
-  std::memcpy(out, cur, keep * blake3_cv_len);
+  std::memcpy(out, reduce_levels(a, b, s, keep, key, flags), keep * blake3_cv_len);
 }
 
 // Subtrees larger than a batch are reduced a whole level at a time, sixteen
@@ -207,13 +238,7 @@ void hash_subtree(const std::uint8_t* in, std::uint64_t s, std::uint64_t counter
   alignas(64) std::uint8_t a[wide_cvs * blake3_cv_len];
   alignas(64) std::uint8_t b[wide_cvs / 2 * blake3_cv_len];
   wide_subtree(in, s, counter, key, flags, a);
-  std::uint8_t* cur = a;
-  std::uint8_t* next = b;
-  for (std::size_t n = wide_cvs; n > keep; n /= 2) {
-    hash_many(cur, n / 2, 1, key, 0, false, flags | blake3_parent, 0, 0, next);
-    std::swap(cur, next);
-  }
-  std::memcpy(out, cur, keep * blake3_cv_len);
+  std::memcpy(out, reduce_levels(a, b, wide_cvs, keep, key, flags), keep * blake3_cv_len);
 }
 
 }  // namespace

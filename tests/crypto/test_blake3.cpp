@@ -191,8 +191,8 @@ TEST_P(Blake3, EveryLengthMatchesPortable) {
 
 TEST_P(Blake3, TreeBoundariesMatchPortable) {
   std::vector<std::size_t> lengths;
-  for (std::size_t chunks : {1u, 2u, 3u, 4u, 5u, 7u, 8u, 15u, 16u, 17u, 31u, 32u, 33u, 63u, 64u, 65u, 127u, 128u, 129u,
-                             255u, 256u, 1023u, 1024u, 1025u}) {
+  for (std::size_t chunks : {1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u, 9u, 10u, 11u, 12u, 13u, 14u, 15u, 16u, 17u, 31u, 32u,
+                             33u, 63u, 64u, 65u, 127u, 128u, 129u, 255u, 256u, 1023u, 1024u, 1025u}) {
     for (int delta : {-1, 0, 1}) lengths.push_back(static_cast<std::size_t>(static_cast<long>(chunks * 1024) + delta));
   }
   const bytes in = test::seeded_random(5).fill(1025 * 1024 + 1);
@@ -236,6 +236,9 @@ TEST(Blake3Kernels, EachKernelMatchesPortable) {
   kernels.push_back({"x8_avx512", &blake3_hash_many_x8_avx512, 8, cpu::avx512f | cpu::avx512vl});
   kernels.push_back({"x16_avx512", &blake3_hash_many_x16_avx512, 16, cpu::avx512f | cpu::avx512vl});
   kernels.push_back({"x32_avx512", &blake3_hash_many_x32_avx512, 32, cpu::avx512f | cpu::avx512vl});
+  // Width 0: any number of inputs (the row-wise kernel: eight at a time,
+  // five to seven with repeated lanes, then four, three, two or one).
+  kernels.push_back({"rows_avx512", &blake3_hash_many_rows_avx512, 0, cpu::avx512f | cpu::avx512vl});
 #endif
   test::seeded_random rng(7);
   std::uint32_t key[8];
@@ -252,8 +255,10 @@ TEST(Blake3Kernels, EachKernelMatchesPortable) {
       continue;
     }
     for (std::size_t blocks : {1u, 2u, 3u, 16u}) {
-      for (std::size_t groups : {1u, 3u}) {
-        const std::size_t n = groups * k.width;
+      const std::vector<std::size_t> counts =
+          k.width == 0 ? std::vector<std::size_t>{1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 16}
+                       : std::vector<std::size_t>{k.width, 3 * k.width};
+      for (std::size_t n : counts) {
         const bytes in = rng.fill(n * blocks * 64);
         for (std::uint64_t ctr : counters) {
           for (bool inc : {true, false}) {
@@ -274,6 +279,33 @@ TEST(Blake3Kernels, EachKernelMatchesPortable) {
   // is skipped, which it can only be before any comparison.
   report.report("BLAKE3 hash_many kernels");
   if (report.none_compared()) GTEST_SKIP() << "no BLAKE3 kernel of this build runs on this CPU";
+}
+
+// The three-level reduction (sixteen chaining values to two) against three
+// portable parent levels: random values, keys and flags (keyed and derive
+// modes among them).
+TEST(Blake3Kernels, Reduce16MatchesPortableLevels) {
+#if SEALWIRE_X86_KERNELS
+  using namespace crypto::detail;
+  namespace cpu = crypto::cpu;
+  constexpr std::uint32_t needs = cpu::avx512f | cpu::avx512vl;
+  if ((cpu::detected() & needs) != needs) GTEST_SKIP() << "no AVX-512F/VL";
+  test::seeded_random rng(8);
+  for (int trial = 0; trial < 50; ++trial) {
+    std::uint32_t key[8];
+    for (auto& k : key) k = static_cast<std::uint32_t>(rng.next());
+    const auto flags = static_cast<std::uint32_t>(rng.uniform(128)) | blake3_parent;
+    const bytes in = rng.fill(16 * 32);
+    bytes l1(8 * 32), l2(4 * 32), want(2 * 32), got(2 * 32);
+    blake3_hash_many_portable(in.data(), 8, 1, key, 0, false, flags, 0, 0, l1.data());
+    blake3_hash_many_portable(l1.data(), 4, 1, key, 0, false, flags, 0, 0, l2.data());
+    blake3_hash_many_portable(l2.data(), 2, 1, key, 0, false, flags, 0, 0, want.data());
+    blake3_reduce16_rows_avx512(in.data(), key, flags, got.data());
+    ASSERT_EQ(to_hex(got), to_hex(want)) << "trial " << trial << " flags " << flags;
+  }
+#else
+  GTEST_SKIP() << "no x86 kernels in this build";
+#endif
 }
 
 // ---- incremental, snapshots, reset ----

@@ -175,6 +175,18 @@ void blake3_hash_many_x8_avx512(const std::uint8_t* in, std::size_t n_inputs, st
 void blake3_hash_many_x4_avx512(const std::uint8_t* in, std::size_t n_inputs, std::size_t blocks,
                                 const std::uint32_t key[8], std::uint64_t counter, bool increment, std::uint32_t flags,
                                 std::uint32_t flags_start, std::uint32_t flags_end, std::uint8_t* out) noexcept;
+// Row-wise (blake3_avx512_rows.cpp): one input per 128-bit lane, any
+// number of inputs (four at a time, then three, two or one); for the few
+// inputs left after the column-wise kernels, mostly small parent levels.
+void blake3_hash_many_rows_avx512(const std::uint8_t* in, std::size_t n_inputs, std::size_t blocks,
+                                  const std::uint32_t key[8], std::uint64_t counter, bool increment,
+                                  std::uint32_t flags, std::uint32_t flags_start, std::uint32_t flags_end,
+                                  std::uint8_t* out) noexcept;
+// blake3_reduce16_rows_avx512 reduces sixteen chaining values at in (eight
+// parent blocks) by three parent levels to two, written to out (64 bytes,
+// not overlapping in); flags include PARENT, never ROOT.
+void blake3_reduce16_rows_avx512(const std::uint8_t* in, const std::uint32_t key[8], std::uint32_t flags,
+                                 std::uint8_t* out) noexcept;
 #endif
 
 }  // namespace sealwire::crypto::detail

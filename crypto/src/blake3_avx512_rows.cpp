@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: Apache-2.0
+// BLAKE3 hash_many for AVX-512F/VL, row-wise (the BLAKE3 specification,
+// 2020): for the few inputs left after the column-wise kernels, the small
+// parent levels of a tree (2 to 8 parents), and the three levels from
+// sixteen chaining values to two in one call. Each input's sixteen state
+// words are four rows of four words in one 128-bit lane; four inputs share a
+// 512-bit vector (eight: two vectors, their chains interleaved), two a
+// 256-bit one, one a 128-bit one. G runs on whole rows (the four columns at
+// once, then the four diagonals), so a compression is about as long as one
+// input's dependency chain whatever the number of inputs, where the
+// column-wise kernels need sixteen vectors per input group and a full group
+// to pay.
+//
+// Diagonals: rows a, c and d are rotated within their lane (b, the last
+// row G finishes, stays put, so the rotation is off the critical path), so
+// that column j holds diagonal j - 1 (mod 4); the message words are ordered
+// to match.
+//
+// Message: per round four vectors, each lane holding one input's words
+//   x = (m0, m2, m4, m6), y = (m1, m3, m5, m7)     for the columns,
+//   z = (m14, m8, m10, m12), w = (m15, m9, m11, m13) for the diagonals,
+// in the round's permuted order (spec 2.2, table 2). The next round's four
+// come from these with lane-local two-source permutations (vpermt2d, the
+// index repeated per lane), seven per round.
+#include <immintrin.h>
+
+#include "detail/blake3_core.hpp"
+
+namespace sealwire::crypto::detail {
+namespace {
+
+// The three vector widths as lane types for blake3_g (blake3_core.hpp):
+// +, ^ and rotr<N> (vprord) on 32-bit words, plus the lane-local shuffles.
+struct rows512 {
+  static constexpr int lanes = 4;
+  __m512i v;
+  template <int Imm>
+  static rows512 shuffle(rows512 x) {
+    return {_mm512_shuffle_epi32(x.v, static_cast<_MM_PERM_ENUM>(Imm))};
+  }
+  static rows512 perm2(rows512 a, __m512i idx, rows512 b) { return {_mm512_permutex2var_epi32(a.v, idx, b.v)}; }
+  static __m512i index(const int (&i)[16]) {
+    return _mm512_setr_epi32(i[0], i[1], i[2], i[3], i[4], i[5], i[6], i[7], i[8], i[9], i[10], i[11], i[12], i[13],
+                             i[14], i[15]);
+  }
+};
+inline rows512 operator+(rows512 a, rows512 b) { return {_mm512_add_epi32(a.v, b.v)}; }
+inline rows512 operator^(rows512 a, rows512 b) { return {_mm512_xor_si512(a.v, b.v)}; }
+template <int N>
+inline rows512 rotr(rows512 x) {
+  return {_mm512_ror_epi32(x.v, N)};
+}
+
+struct rows256 {
+  static constexpr int lanes = 2;
+  __m256i v;
+  template <int Imm>
+  static rows256 shuffle(rows256 x) {
+    return {_mm256_shuffle_epi32(x.v, Imm)};
+  }
+  static rows256 perm2(rows256 a, __m256i idx, rows256 b) { return {_mm256_permutex2var_epi32(a.v, idx, b.v)}; }
+  static __m256i index(const int (&i)[16]) { return _mm256_setr_epi32(i[0], i[1], i[2], i[3], i[4], i[5], i[6], i[7]); }
+};
+inline rows256 operator+(rows256 a, rows256 b) { return {_mm256_add_epi32(a.v, b.v)}; }
+inline rows256 operator^(rows256 a, rows256 b) { return {_mm256_xor_si256(a.v, b.v)}; }
+template <int N>
+inline rows256 rotr(rows256 x) {
+  return {_mm256_ror_epi32(x.v, N)};
+}
+
+struct rows128 {
+  static constexpr int lanes = 1;
+  __m128i v;
+  template <int Imm>
+  static rows128 shuffle(rows128 x) {
+    return {_mm_shuffle_epi32(x.v, Imm)};
+  }
+  static rows128 perm2(rows128 a, __m128i idx, rows128 b) { return {_mm_permutex2var_epi32(a.v, idx, b.v)}; }
+  static __m128i index(const int (&i)[16]) { return _mm_setr_epi32(i[0], i[1], i[2], i[3]); }
+};
+inline rows128 operator+(rows128 a, rows128 b) { return {_mm_add_epi32(a.v, b.v)}; }
+inline rows128 operator^(rows128 a, rows128 b) { return {_mm_xor_si128(a.v, b.v)}; }
+template <int N>
+inline rows128 rotr(rows128 x) {
+  return {_mm_ror_epi32(x.v, N)};
+}
+
+// lane_perm: the vpermt2d index that gives, in every lane L, word k = a's
+// word s_k of lane L for s_k < 4, b's word s_k - 4 of lane L otherwise.
+template <class V, int S0, int S1, int S2, int S3>
+[[gnu::always_inline]] inline V lane_perm(V a, V b) {
+  constexpr int sel[4] = {S0, S1, S2, S3};
+  int idx[16] = {};
+  for (int l = 0; l < V::lanes; ++l) {
+    for (int k = 0; k < 4; ++k) idx[4 * l + k] = 4 * l + (sel[k] & 3) + (sel[k] >= 4 ? 4 * V::lanes : 0);
+  }
+  return V::perm2(a, V::index(idx), b);
+}
+
+// g_rows is blake3_g (blake3_core.hpp) on S independent states, step by
+// step so that their chains interleave, with the message word added to `a`
+// kept apart from b: the compiler would otherwise reassociate a + m + b into
+// (b + m) + a, one more step on the chain through b, the last row G
+// finishes.
+template <class V, std::size_t S>
+[[gnu::always_inline]] inline void g_rows(V (&a)[S], V (&b)[S], V (&c)[S], V (&d)[S], const V (&mx)[S],
+                                          const V (&my)[S]) noexcept {
+  for (std::size_t s = 0; s < S; ++s) {
+    a[s] = a[s] + mx[s];
+    asm("" : "+v"(a[s].v));
+  }
+  for (std::size_t s = 0; s < S; ++s) a[s] = a[s] + b[s];
+  for (std::size_t s = 0; s < S; ++s) d[s] = rotr<16>(d[s] ^ a[s]);
+  for (std::size_t s = 0; s < S; ++s) c[s] = c[s] + d[s];
+  for (std::size_t s = 0; s < S; ++s) b[s] = rotr<12>(b[s] ^ c[s]);
+  for (std::size_t s = 0; s < S; ++s) {
+    a[s] = a[s] + my[s];
+    asm("" : "+v"(a[s].v));
+  }
+  for (std::size_t s = 0; s < S; ++s) a[s] = a[s] + b[s];
+  for (std::size_t s = 0; s < S; ++s) d[s] = rotr<8>(d[s] ^ a[s]);
+  for (std::size_t s = 0; s < S; ++s) c[s] = c[s] + d[s];
+  for (std::size_t s = 0; s < S; ++s) b[s] = rotr<7>(b[s] ^ c[s]);
+}
+
+// compress_rows: the seven rounds on S states' rows a-d with their message
+// vectors x, y, z, w (the first round's order, see the top of the file).
+template <class V, std::size_t S>
+[[gnu::always_inline]] inline void compress_rows(V (&a)[S], V (&b)[S], V (&c)[S], V (&d)[S], V (&x)[S], V (&y)[S],
+                                                 V (&z)[S], V (&w)[S]) {
+#pragma GCC unroll 7
+  for (int r = 0; r < 7; ++r) {
+    g_rows(a, b, c, d, x, y);
+    // a[j] <- a[j - 1], c[j] <- c[j + 1], d[j] <- d[j + 2]: column j is
+    // diagonal j - 1.
+    for (std::size_t s = 0; s < S; ++s) {
+      a[s] = V::template shuffle<_MM_SHUFFLE(2, 1, 0, 3)>(a[s]);
+      c[s] = V::template shuffle<_MM_SHUFFLE(0, 3, 2, 1)>(c[s]);
+      d[s] = V::template shuffle<_MM_SHUFFLE(1, 0, 3, 2)>(d[s]);
+    }
+    g_rows(a, b, c, d, z, w);
+    for (std::size_t s = 0; s < S; ++s) {
+      a[s] = V::template shuffle<_MM_SHUFFLE(0, 3, 2, 1)>(a[s]);
+      c[s] = V::template shuffle<_MM_SHUFFLE(2, 1, 0, 3)>(c[s]);
+      d[s] = V::template shuffle<_MM_SHUFFLE(1, 0, 3, 2)>(d[s]);
+    }
+    if (r == 6) break;
+    // The next round's message (spec 2.2, table 2: position i takes word
+    // p[i] = [2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8][i]).
+    // With x = (m0, m2, m4, m6), y = (m1, m3, m5, m7), z = (m14, m8, m10,
+    // m12), w = (m15, m9, m11, m13) this round:
+    //   x' = (m2, m3, m7, m4)   = (x1, y1, y3, x2)
+    //   y' = (m6, m10, m0, m13) = (x3, z2, x0, w3)
+    //   z' = (m15, m1, m12, m9) = (w0, y0, z3, w1)
+    //   w' = (m8, m11, m5, m14) = (z1, w2, y2, z0)
+    for (std::size_t s = 0; s < S; ++s) {
+      const V nx = lane_perm<V, 1, 5, 7, 2>(x[s], y[s]);
+      const V ny = lane_perm<V, 0, 1, 2, 7>(lane_perm<V, 3, 6, 0, 0>(x[s], z[s]), w[s]);
+      const V nz = lane_perm<V, 0, 1, 7, 3>(lane_perm<V, 0, 4, 0, 1>(w[s], y[s]), z[s]);
+      const V nw = lane_perm<V, 0, 1, 6, 3>(lane_perm<V, 1, 6, 0, 0>(z[s], w[s]), y[s]);
+      x[s] = nx, y[s] = ny, z[s] = nz, w[s] = nw;
+    }
+  }
+}
+
+// load_block reads a 64-byte block as two 32-byte halves: the kernels before
+// write chaining values with 32-byte stores, and a load that spans two
+// stores cannot take its data from them before they retire.
+[[gnu::always_inline]] inline __m512i load_block(const std::uint8_t* p) {
+  return _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p))),
+                            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32)), 1);
+}
+
+// The message of one block per input, as the first round's x, y, z, w:
+// u holds x (lanes 0, 1) and y (lanes 2, 3) of two 64-byte blocks p and q,
+// v their z and w.
+[[gnu::always_inline]] inline void message_pair(__m512i p, __m512i q, __m512i& u, __m512i& v) {
+  u = _mm512_permutex2var_epi32(p, _mm512_setr_epi32(0, 2, 4, 6, 16, 18, 20, 22, 1, 3, 5, 7, 17, 19, 21, 23), q);
+  v = _mm512_permutex2var_epi32(p, _mm512_setr_epi32(14, 8, 10, 12, 30, 24, 26, 28, 15, 9, 11, 13, 31, 25, 27, 29), q);
+}
+
+// Row 3 of each lane: the 64-bit counter (counter + lane with increment),
+// the block length and the flags, as two 64-bit words per lane.
+[[gnu::always_inline]] inline __m512i row3_512(std::uint64_t counter, bool increment, std::uint32_t flags) {
+  const auto hi = static_cast<long long>(blake3_block_len | (std::uint64_t{flags} << 32));
+  const auto c = static_cast<long long>(counter);
+  const __m512i base = _mm512_setr_epi64(c, hi, c, hi, c, hi, c, hi);
+  return increment ? _mm512_add_epi64(base, _mm512_setr_epi64(0, 0, 1, 0, 2, 0, 3, 0)) : base;
+}
+
+// store_lanes writes the chaining values of the first k (1-4) lanes of a
+// set of four: o0 holds lanes 0 and 1, o1 lanes 2 and 3.
+[[gnu::always_inline]] inline void store_lanes(std::uint8_t* out, __m512i o0, __m512i o1, std::size_t k) {
+  if (k >= 2) {
+    _mm512_storeu_si512(out, o0);
+  } else {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm512_castsi512_si256(o0));
+  }
+  if (k == 4) {
+    _mm512_storeu_si512(out + 64, o1);
+  } else if (k == 3) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 64), _mm512_castsi512_si256(o1));
+  }
+}
+
+// rows4 hashes up to 4 * S inputs, S sets of four side by side; lanes
+// beyond `count` (more than 4 * (S - 1)) repeat an input and are not stored.
+template <std::size_t S>
+[[gnu::always_inline]] inline void rows4(const std::uint8_t* const (&in)[4 * S], std::size_t count, std::size_t blocks,
+                                         const std::uint32_t key[8], std::uint64_t counter, bool increment,
+                                         std::uint32_t flags, std::uint32_t flags_start, std::uint32_t flags_end,
+                                         std::uint8_t* out) noexcept {
+  rows512 h0[S], h1[S];
+  for (std::size_t s = 0; s < S; ++s) {
+    h0[s] = {_mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(key)))};
+    h1[s] = {_mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(key + 4)))};
+  }
+  const rows512 iv{_mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(blake3_iv)))};
+  std::uint32_t block_flags = flags | flags_start;
+  for (std::size_t b = 0; b < blocks; ++b) {
+    if (b + 1 == blocks) block_flags |= flags_end;
+    const std::size_t at = b * blake3_block_len;
+    rows512 a[S], bb[S], c[S], d[S], x[S], y[S], z[S], w[S];
+    for (std::size_t s = 0; s < S; ++s) {
+      __m512i u01, v01, u23, v23;
+      message_pair(load_block(in[4 * s] + at), load_block(in[4 * s + 1] + at), u01, v01);
+      message_pair(load_block(in[4 * s + 2] + at), load_block(in[4 * s + 3] + at), u23, v23);
+      x[s] = {_mm512_shuffle_i32x4(u01, u23, _MM_SHUFFLE(1, 0, 1, 0))};
+      y[s] = {_mm512_shuffle_i32x4(u01, u23, _MM_SHUFFLE(3, 2, 3, 2))};
+      z[s] = {_mm512_shuffle_i32x4(v01, v23, _MM_SHUFFLE(1, 0, 1, 0))};
+      w[s] = {_mm512_shuffle_i32x4(v01, v23, _MM_SHUFFLE(3, 2, 3, 2))};
+      a[s] = h0[s], bb[s] = h1[s], c[s] = iv;
+      d[s] = {row3_512(increment ? counter + 4 * s : counter, increment, block_flags)};
+    }
+    compress_rows(a, bb, c, d, x, y, z, w);
+    for (std::size_t s = 0; s < S; ++s) {
+      h0[s] = a[s] ^ c[s];
+      h1[s] = bb[s] ^ d[s];
+    }
+    block_flags = flags;
+  }
+  // Lane l's chaining value is h0's lane l then h1's.
+  for (std::size_t s = 0; s < S; ++s) {
+    const __m512i o0 = _mm512_permutex2var_epi64(h0[s].v, _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11), h1[s].v);
+    const __m512i o1 = _mm512_permutex2var_epi64(h0[s].v, _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15), h1[s].v);
+    store_lanes(out + 128 * s, o0, o1, s + 1 == S ? count - 4 * s : 4);
+  }
+}
+
+[[gnu::always_inline]] inline void rows2(const std::uint8_t* in0, const std::uint8_t* in1, std::size_t blocks,
+                                         const std::uint32_t key[8], std::uint64_t counter, bool increment,
+                                         std::uint32_t flags, std::uint32_t flags_start, std::uint32_t flags_end,
+                                         std::uint8_t* out) noexcept {
+  rows256 h0{_mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(key)))};
+  rows256 h1{_mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(key + 4)))};
+  const rows256 iv{_mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(blake3_iv)))};
+  std::uint32_t block_flags = flags | flags_start;
+  for (std::size_t b = 0; b < blocks; ++b) {
+    if (b + 1 == blocks) block_flags |= flags_end;
+    const std::size_t at = b * blake3_block_len;
+    __m512i u, v;
+    message_pair(load_block(in0 + at), load_block(in1 + at), u, v);
+    rows256 a[1] = {h0}, bb[1] = {h1}, c[1] = {iv};
+    rows256 d[1] = {{_mm512_castsi512_si256(row3_512(counter, increment, block_flags))}};
+    rows256 x[1] = {{_mm512_castsi512_si256(u)}}, y[1] = {{_mm512_extracti64x4_epi64(u, 1)}};
+    rows256 z[1] = {{_mm512_castsi512_si256(v)}}, w[1] = {{_mm512_extracti64x4_epi64(v, 1)}};
+    compress_rows(a, bb, c, d, x, y, z, w);
+    h0 = a[0] ^ c[0];
+    h1 = bb[0] ^ d[0];
+    block_flags = flags;
+  }
+  // One 64-byte store: the two chaining values are the next level's block.
+  _mm512_storeu_si512(out, _mm512_permutexvar_epi64(_mm512_setr_epi64(0, 1, 4, 5, 2, 3, 6, 7),
+                                                    _mm512_inserti64x4(_mm512_castsi256_si512(h0.v), h1.v, 1)));
+}
+
+[[gnu::always_inline]] inline void rows1(const std::uint8_t* in0, std::size_t blocks, const std::uint32_t key[8],
+                                         std::uint64_t counter, std::uint32_t flags, std::uint32_t flags_start,
+                                         std::uint32_t flags_end, std::uint8_t* out) noexcept {
+  rows128 h0{_mm_loadu_si128(reinterpret_cast<const __m128i*>(key))};
+  rows128 h1{_mm_loadu_si128(reinterpret_cast<const __m128i*>(key + 4))};
+  const rows128 iv{_mm_loadu_si128(reinterpret_cast<const __m128i*>(blake3_iv))};
+  std::uint32_t block_flags = flags | flags_start;
+  for (std::size_t b = 0; b < blocks; ++b) {
+    if (b + 1 == blocks) block_flags |= flags_end;
+    const __m512i m = _mm512_permutexvar_epi32(_mm512_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7, 14, 8, 10, 12, 15, 9, 11, 13),
+                                               load_block(in0 + b * blake3_block_len));
+    rows128 a[1] = {h0}, bb[1] = {h1}, c[1] = {iv};
+    rows128 d[1] = {{_mm512_castsi512_si128(row3_512(counter, false, block_flags))}};
+    rows128 x[1] = {{_mm512_castsi512_si128(m)}}, y[1] = {{_mm512_extracti32x4_epi32(m, 1)}};
+    rows128 z[1] = {{_mm512_extracti32x4_epi32(m, 2)}}, w[1] = {{_mm512_extracti32x4_epi32(m, 3)}};
+    compress_rows(a, bb, c, d, x, y, z, w);
+    h0 = a[0] ^ c[0];
+    h1 = bb[0] ^ d[0];
+    block_flags = flags;
+  }
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(out), h0.v);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 16), h1.v);
+}
+
+}  // namespace
+
+// Any number of inputs: eight at a time (two sets of four, their chains
+// interleaved), five to seven the same way with repeated lanes, then three
+// or four in one set, two or one. Everything stays in registers (no stack
+// copy of the key, chaining values or message to wipe).
+void blake3_hash_many_rows_avx512(const std::uint8_t* in, std::size_t n_inputs, std::size_t blocks,
+                                  const std::uint32_t key[8], std::uint64_t counter, bool increment,
+                                  std::uint32_t flags, std::uint32_t flags_start, std::uint32_t flags_end,
+                                  std::uint8_t* out) noexcept {
+  const std::size_t stride = blocks * blake3_block_len;
+  for (; n_inputs >= 5; n_inputs -= n_inputs >= 8 ? 8 : n_inputs) {
+    const std::size_t count = n_inputs >= 8 ? 8 : n_inputs;
+    const std::uint8_t* p[8];
+    for (std::size_t l = 0; l < 8; ++l) p[l] = in + (l < count ? l : count - 1) * stride;
+    rows4<2>(p, count, blocks, key, counter, increment, flags, flags_start, flags_end, out);
+    in += count * stride;
+    out += count * blake3_cv_len;
+    if (increment) counter += count;
+  }
+  if (n_inputs >= 3) {
+    const std::uint8_t* const p[4] = {in, in + stride, in + 2 * stride, in + (n_inputs - 1) * stride};
+    rows4<1>(p, n_inputs, blocks, key, counter, increment, flags, flags_start, flags_end, out);
+  } else if (n_inputs == 2) {
+    rows2(in, in + stride, blocks, key, counter, increment, flags, flags_start, flags_end, out);
+  } else if (n_inputs == 1) {
+    rows1(in, blocks, key, counter, flags, flags_start, flags_end, out);
+  }
+}
+
+}  // namespace sealwire::crypto::detail
+
+namespace sealwire::crypto::detail {
+namespace {
+
+// next_level: the first round's message of the parents of the four chaining
+// values of a set (h0 lane l holds words 0-3 of value l, h1 words 4-7):
+// parent 0 is values 0 and 1, parent 1 values 2 and 3. u gets x (lanes 0, 1)
+// and y (lanes 2, 3) of parents 0 and 1, v their z and w (see the top of the
+// file): x, y come from the left value, z, w from the right one.
+[[gnu::always_inline]] inline void next_level(__m512i h0, __m512i h1, __m512i& u, __m512i& v) {
+  u = _mm512_permutex2var_epi32(h0, _mm512_setr_epi32(0, 2, 16, 18, 8, 10, 24, 26, 1, 3, 17, 19, 9, 11, 25, 27), h1);
+  v = _mm512_permutex2var_epi32(h0, _mm512_setr_epi32(22, 4, 6, 20, 30, 12, 14, 28, 23, 5, 7, 21, 31, 13, 15, 29), h1);
+}
+
+}  // namespace
+
+// Three parent levels in registers: 8 parents (two sets of four lanes), 4
+// (one set), 2 (a 256-bit vector); only the last two chaining values are
+// stored. Saves two stores and reloads of a level and two calls.
+void blake3_reduce16_rows_avx512(const std::uint8_t* in, const std::uint32_t key[8], std::uint32_t flags,
+                                 std::uint8_t* out) noexcept {
+  const rows512 k0{_mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(key)))};
+  const rows512 k1{_mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(key + 4)))};
+  const rows512 iv{_mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(blake3_iv)))};
+  const rows512 r3{row3_512(0, false, flags)};
+  // Eight parents: blocks 4s .. 4s + 3 in set s.
+  rows512 a[2], b[2], c[2], d[2], x[2], y[2], z[2], w[2];
+  for (std::size_t s = 0; s < 2; ++s) {
+    const std::uint8_t* p = in + 4 * blake3_block_len * s;
+    __m512i u01, v01, u23, v23;
+    message_pair(load_block(p), load_block(p + blake3_block_len), u01, v01);
+    message_pair(load_block(p + 2 * blake3_block_len), load_block(p + 3 * blake3_block_len), u23, v23);
+    x[s] = {_mm512_shuffle_i32x4(u01, u23, _MM_SHUFFLE(1, 0, 1, 0))};
+    y[s] = {_mm512_shuffle_i32x4(u01, u23, _MM_SHUFFLE(3, 2, 3, 2))};
+    z[s] = {_mm512_shuffle_i32x4(v01, v23, _MM_SHUFFLE(1, 0, 1, 0))};
+    w[s] = {_mm512_shuffle_i32x4(v01, v23, _MM_SHUFFLE(3, 2, 3, 2))};
+    a[s] = k0, b[s] = k1, c[s] = iv, d[s] = r3;
+  }
+  compress_rows(a, b, c, d, x, y, z, w);
+  // Four parents: set s's values are parents 2s and 2s + 1's children.
+  __m512i u[2], v[2];
+  for (std::size_t s = 0; s < 2; ++s) next_level((a[s] ^ c[s]).v, (b[s] ^ d[s]).v, u[s], v[s]);
+  rows512 a2[1] = {k0}, b2[1] = {k1}, c2[1] = {iv}, d2[1] = {r3};
+  rows512 x2[1] = {{_mm512_shuffle_i32x4(u[0], u[1], _MM_SHUFFLE(1, 0, 1, 0))}};
+  rows512 y2[1] = {{_mm512_shuffle_i32x4(u[0], u[1], _MM_SHUFFLE(3, 2, 3, 2))}};
+  rows512 z2[1] = {{_mm512_shuffle_i32x4(v[0], v[1], _MM_SHUFFLE(1, 0, 1, 0))}};
+  rows512 w2[1] = {{_mm512_shuffle_i32x4(v[0], v[1], _MM_SHUFFLE(3, 2, 3, 2))}};
+  compress_rows(a2, b2, c2, d2, x2, y2, z2, w2);
+  // Two parents, from the four values.
+  __m512i u3, v3;
+  next_level((a2[0] ^ c2[0]).v, (b2[0] ^ d2[0]).v, u3, v3);
+  rows256 a3[1] = {{_mm512_castsi512_si256(k0.v)}}, b3[1] = {{_mm512_castsi512_si256(k1.v)}};
+  rows256 c3[1] = {{_mm512_castsi512_si256(iv.v)}}, d3[1] = {{_mm512_castsi512_si256(r3.v)}};
+  rows256 x3[1] = {{_mm512_castsi512_si256(u3)}}, y3[1] = {{_mm512_extracti64x4_epi64(u3, 1)}};
+  rows256 z3[1] = {{_mm512_castsi512_si256(v3)}}, w3[1] = {{_mm512_extracti64x4_epi64(v3, 1)}};
+  compress_rows(a3, b3, c3, d3, x3, y3, z3, w3);
+  const __m256i h0 = _mm256_xor_si256(a3[0].v, c3[0].v), h1 = _mm256_xor_si256(b3[0].v, d3[0].v);
+  _mm512_storeu_si512(out, _mm512_permutexvar_epi64(_mm512_setr_epi64(0, 1, 4, 5, 2, 3, 6, 7),
+                                                    _mm512_inserti64x4(_mm512_castsi256_si512(h0), h1, 1)));
+}
+
+}  // namespace sealwire::crypto::detail
