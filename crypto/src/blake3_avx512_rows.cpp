@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // BLAKE3 hash_many for AVX-512F/VL, row-wise (the BLAKE3 specification,
-// 2020): for the few inputs left after the column-wise kernels, the small
-// parent levels of a tree (2 to 8 parents), and the three levels from
-// sixteen chaining values to two in one call. Each input's sixteen state
+// 2020): the small parent levels of a tree (the tree sends it levels of 2
+// and 4 parents; any count up to 8 and beyond works and is tested), and the
+// three levels from sixteen chaining values to two in one call. Each input's sixteen state
 // words are four rows of four words in one 128-bit lane; four inputs share a
 // 512-bit vector (eight: two vectors, their chains interleaved), two a
 // 256-bit one, one a 128-bit one. G runs on whole rows (the four columns at

@@ -176,8 +176,10 @@ void blake3_hash_many_x4_avx512(const std::uint8_t* in, std::size_t n_inputs, st
                                 const std::uint32_t key[8], std::uint64_t counter, bool increment, std::uint32_t flags,
                                 std::uint32_t flags_start, std::uint32_t flags_end, std::uint8_t* out) noexcept;
 // Row-wise (blake3_avx512_rows.cpp): one input per 128-bit lane, any
-// number of inputs (four at a time, then three, two or one); for the few
-// inputs left after the column-wise kernels, mostly small parent levels.
+// number of inputs (eight at a time as two sets of four, five to seven with
+// repeated lanes, then four or three, two or one); the tree sends it its
+// levels of two and four parents (the level of eight runs inside
+// blake3_reduce16_rows_avx512).
 void blake3_hash_many_rows_avx512(const std::uint8_t* in, std::size_t n_inputs, std::size_t blocks,
                                   const std::uint32_t key[8], std::uint64_t counter, bool increment,
                                   std::uint32_t flags, std::uint32_t flags_start, std::uint32_t flags_end,
