@@ -59,6 +59,39 @@
   SW_P256_REDC_ROW(split, t2, "subq %[t1], %[hi]\n\t", t3, t4, t5, t6) \
   SW_P256_REDC_ROW(split, t3, "subq %[t2], %[hi]\n\t", t4, t5, t6, t7)
 
+// mul's rows (see p256_adx_field::mul). SW_P256_MUL_ROW: n0..n4 += b_i a
+// for b_i at byte offset off of b, n4 new: after the xor (flags cleared, z
+// zero) four products on the two chains; n4 takes the top high half, then
+// the two chains' last carries by adcx and adox of z.
+#define SW_P256_MUL_ROW(off, n0, n1, n2, n3, n4) \
+  "movq " #off "(%[pb]), %%rdx\n\t" \
+  "xorl %k[z], %k[z]\n\t" \
+  "mulxq 0(%[pa]), %[lo], %[hi]\n\t" \
+  "adcxq %[lo], %[" #n0 "]\n\t" \
+  "adoxq %[hi], %[" #n1 "]\n\t" \
+  "mulxq 8(%[pa]), %[lo], %[hi]\n\t" \
+  "adcxq %[lo], %[" #n1 "]\n\t" \
+  "adoxq %[hi], %[" #n2 "]\n\t" \
+  "mulxq 16(%[pa]), %[lo], %[hi]\n\t" \
+  "adcxq %[lo], %[" #n2 "]\n\t" \
+  "adoxq %[hi], %[" #n3 "]\n\t" \
+  "mulxq 24(%[pa]), %[lo], %[" #n4 "]\n\t" \
+  "adcxq %[lo], %[" #n3 "]\n\t" \
+  "adcxq %[z], %[" #n4 "]\n\t" \
+  "adoxq %[z], %[" #n4 "]\n\t"
+// SW_P256_MUL_REDC: one REDC row for m = m (its register is free after):
+// n1 += m 2^32, n2 += m >> 32, n3:n4 += m p3, and the carry out of n4 by
+// last (into the limb above, or out as a mask for the final row).
+#define SW_P256_MUL_REDC(m, n1, n2, n3, n4, last) \
+  "movq %[" #m "], %%rdx\n\t" \
+  "mulxq %[p3m], %[lo], %[hi]\n\t" \
+  "shlq $32, %[" #m "]\n\t" \
+  "shrq $32, %%rdx\n\t" \
+  "addq %[" #m "], %[" #n1 "]\n\t" \
+  "adcq %%rdx, %[" #n2 "]\n\t" \
+  "adcq %[lo], %[" #n3 "]\n\t" \
+  "adcq %[hi], %[" #n4 "]\n\t" last
+
 namespace sealwire::crypto::detail {
 namespace {
 
@@ -70,6 +103,8 @@ struct p256_adx_field {
   };
   using portable = mont_field<p256_params>;
   static constexpr std::uint64_t p3 = 0xffffffff00000001ULL;
+  // p3 in memory, for mulx and sbb operands where no register is left.
+  static constexpr std::uint64_t p3_mem = p3;
 
   // reduce: out = (t7..t0) / R mod p for t < p R (four REDC rows, then one
   // conditional subtraction). Row i adds m p for m = t_i: t_{i+1} += m 2^32,
@@ -110,11 +145,22 @@ struct p256_adx_field {
     out.v[3] = t7;
   }
 
-  // mul: out = a b / R mod p. The 4x4 schoolbook product, one row per limb
-  // of b, each row's low product halves on the CF chain and high halves on
-  // the OF chain, then reduce.
+  // mul: out = a b / R mod p for a below p and b below 2^256 (add_lazy's
+  // sums go in as b, never as a). The schoolbook product, one row per limb
+  // of b (low halves on the CF chain, high halves on the OF chain, a zero
+  // register taking each row's two last carries into its new top limb),
+  // with the REDC rows interleaved: row i of the reduction runs once row
+  // i + 1 of the product has made limb i + 5, so its carry lands there by
+  // one adc and goes no further. That holds because a < p: after product
+  // rows 0..i+1 and reduction rows 0..i the sum is below
+  // p 2^(64(i+2)) + p 2^(64(i+1)) < 2^(64(i+6)). Only the last row's carry
+  // (bit 512) leaves the limbs, into t3 as 0 or -1 (sbb); the end is
+  // reduce's: (c:t7..t4) - p kept unless it borrows (a b < p R, so the REDC
+  // sum is below 2p). A reduction row takes its multiplier m = t_i into rdx
+  // for m p3 (mulx with p3 in memory), then m 2^32 in t_i's register and
+  // m >> 32 in rdx (plain shifts: rdx is reloaded by the next product row).
   [[gnu::always_inline]] static inline void mul(fe& out, const fe& a, const fe& b) noexcept {
-    std::uint64_t t0, t1, t2, t3, t4, t5, t6, t7, lo;
+    std::uint64_t t0, t1, t2, t3, t4, t5, t6, t7, lo, hi, z;
     asm("movq 0(%[pb]), %%rdx\n\t"
         "mulxq 0(%[pa]), %[t0], %[t1]\n\t"
         "mulxq 8(%[pa]), %[lo], %[t2]\n\t"
@@ -123,64 +169,38 @@ struct p256_adx_field {
         "adcq %[lo], %[t2]\n\t"
         "mulxq 24(%[pa]), %[lo], %[t4]\n\t"
         "adcq %[lo], %[t3]\n\t"
-        "adcq $0, %[t4]\n\t"
-        // row 1: t1..t5 += b1 a
-        "movq 8(%[pb]), %%rdx\n\t"
-        "xorl %k[lo], %k[lo]\n\t"
-        "mulxq 0(%[pa]), %[lo], %[t5]\n\t"
-        "adcxq %[lo], %[t1]\n\t"
-        "adoxq %[t5], %[t2]\n\t"
-        "mulxq 8(%[pa]), %[lo], %[t5]\n\t"
-        "adcxq %[lo], %[t2]\n\t"
-        "adoxq %[t5], %[t3]\n\t"
-        "mulxq 16(%[pa]), %[lo], %[t5]\n\t"
-        "adcxq %[lo], %[t3]\n\t"
-        "adoxq %[t5], %[t4]\n\t"
-        "mulxq 24(%[pa]), %[lo], %[t5]\n\t"
-        "adcxq %[lo], %[t4]\n\t"
-        "movl $0, %k[lo]\n\t"
-        "adcxq %[lo], %[t5]\n\t"
-        "adoxq %[lo], %[t5]\n\t"
-        // row 2: t2..t6 += b2 a
-        "movq 16(%[pb]), %%rdx\n\t"
-        "xorl %k[lo], %k[lo]\n\t"
-        "mulxq 0(%[pa]), %[lo], %[t6]\n\t"
-        "adcxq %[lo], %[t2]\n\t"
-        "adoxq %[t6], %[t3]\n\t"
-        "mulxq 8(%[pa]), %[lo], %[t6]\n\t"
-        "adcxq %[lo], %[t3]\n\t"
-        "adoxq %[t6], %[t4]\n\t"
-        "mulxq 16(%[pa]), %[lo], %[t6]\n\t"
-        "adcxq %[lo], %[t4]\n\t"
-        "adoxq %[t6], %[t5]\n\t"
-        "mulxq 24(%[pa]), %[lo], %[t6]\n\t"
-        "adcxq %[lo], %[t5]\n\t"
-        "movl $0, %k[lo]\n\t"
-        "adcxq %[lo], %[t6]\n\t"
-        "adoxq %[lo], %[t6]\n\t"
-        // row 3: t3..t7 += b3 a
-        "movq 24(%[pb]), %%rdx\n\t"
-        "xorl %k[lo], %k[lo]\n\t"
-        "mulxq 0(%[pa]), %[lo], %[t7]\n\t"
-        "adcxq %[lo], %[t3]\n\t"
-        "adoxq %[t7], %[t4]\n\t"
-        "mulxq 8(%[pa]), %[lo], %[t7]\n\t"
-        "adcxq %[lo], %[t4]\n\t"
-        "adoxq %[t7], %[t5]\n\t"
-        "mulxq 16(%[pa]), %[lo], %[t7]\n\t"
-        "adcxq %[lo], %[t5]\n\t"
-        "adoxq %[t7], %[t6]\n\t"
-        "mulxq 24(%[pa]), %[lo], %[t7]\n\t"
-        "adcxq %[lo], %[t6]\n\t"
-        "movl $0, %k[lo]\n\t"
-        "adcxq %[lo], %[t7]\n\t"
-        "adoxq %[lo], %[t7]\n\t"
+        "adcq $0, %[t4]\n\t"  //
+        SW_P256_MUL_ROW(8, t1, t2, t3, t4, t5)       //
+        SW_P256_MUL_REDC(t0, t1, t2, t3, t4, "adcq $0, %[t5]\n\t")  //
+        SW_P256_MUL_ROW(16, t2, t3, t4, t5, t6)      //
+        SW_P256_MUL_REDC(t1, t2, t3, t4, t5, "adcq $0, %[t6]\n\t")  //
+        SW_P256_MUL_ROW(24, t3, t4, t5, t6, t7)      //
+        SW_P256_MUL_REDC(t2, t3, t4, t5, t6, "adcq $0, %[t7]\n\t")  //
+        SW_P256_MUL_REDC(t3, t4, t5, t6, t7, "sbbq %[t3], %[t3]\n\t")
+        // (t3:t7..t4) - p into t0, t1, t2, lo; keep the difference unless it borrows.
+        "movl $0xffffffff, %k[hi]\n\t"
+        "movq %[t4], %[t0]\n\t"
+        "movq %[t5], %[t1]\n\t"
+        "movq %[t6], %[t2]\n\t"
+        "movq %[t7], %[lo]\n\t"
+        "subq $-1, %[t0]\n\t"
+        "sbbq %[hi], %[t1]\n\t"
+        "sbbq $0, %[t2]\n\t"
+        "sbbq %[p3m], %[lo]\n\t"
+        "sbbq $0, %[t3]\n\t"
+        "cmovncq %[t0], %[t4]\n\t"
+        "cmovncq %[t1], %[t5]\n\t"
+        "cmovncq %[t2], %[t6]\n\t"
+        "cmovncq %[lo], %[t7]\n\t"
         : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5),
-          [t6] "=&r"(t6), [t7] "=&r"(t7), [lo] "=&r"(lo)
+          [t6] "=&r"(t6), [t7] "=&r"(t7), [lo] "=&r"(lo), [hi] "=&r"(hi), [z] "=&r"(z)
         : [pa] "r"(a.v), [pb] "r"(b.v), "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(a.v)),
-          "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(b.v))
+          "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(b.v)), [p3m] "m"(p3_mem)
         : "rdx", "cc");
-    reduce(out, t0, t1, t2, t3, t4, t5, t6, t7);
+    out.v[0] = t4;
+    out.v[1] = t5;
+    out.v[2] = t6;
+    out.v[3] = t7;
   }
 
   // sqr: out = a^2 / R mod p: the six cross products once, doubled on the
@@ -470,7 +490,7 @@ struct p256_adx_field {
     fe x, r2;
     be_to_limbs<limbs, bytes>(x.v, in);
     for (std::size_t i = 0; i < limbs; ++i) r2.v[i] = portable::r2.v[i];
-    mul(out, x, r2);
+    mul(out, r2, x);  // x (any 256-bit value) as b: mul needs a below p
     return below;
   }
 
@@ -494,6 +514,8 @@ struct p256_adx_field {
 }  // namespace sealwire::crypto::detail
 
 #undef SW_P256_MASKED_P
+#undef SW_P256_MUL_REDC
+#undef SW_P256_MUL_ROW
 #undef SW_P256_REDC_ROWS
 #undef SW_P256_REDC_ROW
 #undef SW_P256_SPLIT_SHX
