@@ -59,6 +59,18 @@
   SW_P256_REDC_ROW(split, t2, "subq %[t1], %[hi]\n\t", t3, t4, t5, t6) \
   SW_P256_REDC_ROW(split, t3, "subq %[t2], %[hi]\n\t", t4, t5, t6, t7)
 
+// reduce's rows (the low half alone, see p256_adx_field::reduce): rdx
+// holds p3; m's product by p3 goes to lo and the new limb top, m's split by
+// shlx/shrx (32 in c32) to a and m, one add chain, and the chain's carry
+// into top (at most p3 - 1 before it: it cannot wrap).
+#define SW_P256_LOW_ROW(m, top, n1, n2, n3) \
+  "mulxq %[" #m "], %[lo], %[" #top "]\n\t" \
+  "shlxq %[c32], %[" #m "], %[a]\n\t" \
+  "shrxq %[c32], %[" #m "], %[" #m "]\n\t" \
+  "addq %[a], %[" #n1 "]\n\t" \
+  "adcq %[" #m "], %[" #n2 "]\n\t" \
+  "adcq %[lo], %[" #n3 "]\n\t" \
+  "adcq $0, %[" #top "]\n\t"
 // mul's rows (see p256_adx_field::mul). SW_P256_MUL_ROW: n0..n4 += b_i a
 // for b_i at byte offset off of b, n4 new: after the xor (flags cleared, z
 // zero) four products on the two chains; n4 takes the top high half, then
@@ -106,20 +118,32 @@ struct p256_adx_field {
   // p3 in memory, for mulx and sbb operands where no register is left.
   static constexpr std::uint64_t p3_mem = p3;
 
-  // reduce: out = (t7..t0) / R mod p for t < p R (four REDC rows, then one
-  // conditional subtraction). Row i adds m p for m = t_i: t_{i+1} += m 2^32,
-  // t_{i+2} += m >> 32, t_{i+3}:t_{i+4} += m p3, one adc chain; the row's
-  // carry out of t_{i+4} waits in t_i's register (free once m is used) as
-  // 0 or -1 and is subtracted from the next row's high product word, which
-  // is at most p3 - 1 and so cannot wrap. The sum ends below 2p with a
-  // carry bit c (in t3 as 0 or -1): (c:t7..t4) - p borrows exactly when the
-  // value is already below p, and cmovnc keeps it.
+  // reduce: out = (t7..t0) / R mod p for t whose high half H = (t7..t4)
+  // is below p (a square of a value below p: H <= a^2 / R < p). The low
+  // half L = (t3..t0) is reduced alone: four REDC rows for m = t_i add
+  // m 2^32 to t_{i+1}, m >> 32 to t_{i+2}, the low word of m p3 to t_{i+3},
+  // and the high word plus the carry becomes limb i + 4 (at most p3 - 1
+  // plus 1: no carry goes further; the new limb takes the register that
+  // held the previous row's m, the first one a spare). L' = (L + M p) / R
+  // is at most p, so H + L' < 2p: one addition (its carry in t3 as 0 or
+  // -1), then the one conditional subtraction. The rows need only the low
+  // half, so they can run while the square's last limbs are still being
+  // summed.
   [[gnu::always_inline]] static inline void reduce(fe& out, std::uint64_t t0, std::uint64_t t1, std::uint64_t t2,
                                                    std::uint64_t t3, std::uint64_t t4, std::uint64_t t5,
                                                    std::uint64_t t6, std::uint64_t t7) noexcept {
-    std::uint64_t lo, hi, a, c32 = 32;
+    std::uint64_t lo, a, x, c32 = 32;
     asm("movabsq %[p3], %%rdx\n\t"  //
-        SW_P256_REDC_ROWS(SW_P256_SPLIT_SHX)
+        SW_P256_LOW_ROW(t0, x, t1, t2, t3)   // limb 4 in x
+        SW_P256_LOW_ROW(t1, t0, t2, t3, x)   // limb 5 in t0
+        SW_P256_LOW_ROW(t2, t1, t3, x, t0)   // limb 6 in t1
+        SW_P256_LOW_ROW(t3, t2, x, t0, t1)   // limb 7 in t2
+        // H + L' (t7..t4 += t2, t1, t0, x), its carry in t3
+        "addq %[x], %[t4]\n\t"
+        "adcq %[t0], %[t5]\n\t"
+        "adcq %[t1], %[t6]\n\t"
+        "adcq %[t2], %[t7]\n\t"
+        "sbbq %[t3], %[t3]\n\t"
         // (t3:t7..t4) - p into t0, t1, t2, a; keep the difference unless it borrows.
         "movl $0xffffffff, %k[lo]\n\t"
         "movq %[t4], %[t0]\n\t"
@@ -136,7 +160,7 @@ struct p256_adx_field {
         "cmovncq %[t2], %[t6]\n\t"
         "cmovncq %[a], %[t7]\n\t"
         : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [t4] "+&r"(t4), [t5] "+&r"(t5),
-          [t6] "+&r"(t6), [t7] "+&r"(t7), [lo] "=&r"(lo), [hi] "=&r"(hi), [a] "=&r"(a)
+          [t6] "+&r"(t6), [t7] "+&r"(t7), [lo] "=&r"(lo), [a] "=&r"(a), [x] "=&r"(x)
         : [p3] "i"(p3), [c32] "r"(c32)
         : "rdx", "cc");
     out.v[0] = t4;
@@ -516,6 +540,7 @@ struct p256_adx_field {
 #undef SW_P256_MASKED_P
 #undef SW_P256_MUL_REDC
 #undef SW_P256_MUL_ROW
+#undef SW_P256_LOW_ROW
 #undef SW_P256_REDC_ROWS
 #undef SW_P256_REDC_ROW
 #undef SW_P256_SPLIT_SHX
