@@ -25,14 +25,15 @@
 #include <cstddef>
 #include <cstdint>
 
-// One REDC row (see reduce): m = t_i is the row's multiplier, n1..n4 the
-// four limbs above it, pend the subtraction of the previous row's pending
-// carry (held as 0 or -1) from the high product word (empty for row 0);
-// rdx holds p3. Named operands t0..t7, lo, hi and a are expected in the
-// including asm block, so reduce and sqr_n run the same four rows.
-// split(m) leaves m 2^32 mod 2^64 in a and m >> 32 in m: SW_P256_SPLIT_MOV
-// by a copy and two shifts, SW_P256_SPLIT_SHX by shlx and shrx with 32 in
-// the operand c32 (one instruction fewer, one register more).
+// One REDC row of the low half (see p256_adx_field::reduce): m = t_i is
+// the row's multiplier, n1..n3 the three limbs above it, top the new limb
+// i + 4; rdx holds p3. m p3 goes to lo and top, split(m) leaves m 2^32 mod
+// 2^64 in a and m >> 32 in m, one add chain, and the chain's carry into top
+// (at most p3 - 1 before it: it cannot wrap). Named operands lo and a are
+// expected in the including asm block, so reduce and sqr_n run the same
+// rows. SW_P256_SPLIT_MOV splits by a copy and two shifts,
+// SW_P256_SPLIT_SHX by shlx and shrx with 32 in the operand c32 (one
+// instruction fewer, one register more).
 #define SW_P256_SPLIT_MOV(m) \
   "movq %[" #m "], %[a]\n\t" \
   "shlq $32, %[a]\n\t" \
@@ -40,37 +41,20 @@
 #define SW_P256_SPLIT_SHX(m) \
   "shlxq %[c32], %[" #m "], %[a]\n\t" \
   "shrxq %[c32], %[" #m "], %[" #m "]\n\t"
-// The row's carry out of n4 is left in m as 0 or -1 (sbb m, m), and pend
-// subtracts it from the next row's high word.
-#define SW_P256_REDC_ROW(split, m, pend, n1, n2, n3, n4) \
-  "mulxq %[" #m "], %[lo], %[hi]\n\t" pend split(m) \
-  "addq %[a], %[" #n1 "]\n\t" \
-  "adcq %[" #m "], %[" #n2 "]\n\t" \
-  "adcq %[lo], %[" #n3 "]\n\t" \
-  "adcq %[hi], %[" #n4 "]\n\t" \
-  "sbbq %[" #m "], %[" #m "]\n\t"
-// The four rows: each row's carry out of its top limb waits in its own
-// multiplier's register, negated, and joins the next row; row 3's carry
-// (bit 512) stays in t3 as 0 or -1 (all ones), which the final subtraction's
-// last sbb treats as it would 1: it cannot borrow.
-#define SW_P256_REDC_ROWS(split) \
-  SW_P256_REDC_ROW(split, t0, "", t1, t2, t3, t4) \
-  SW_P256_REDC_ROW(split, t1, "subq %[t0], %[hi]\n\t", t2, t3, t4, t5) \
-  SW_P256_REDC_ROW(split, t2, "subq %[t1], %[hi]\n\t", t3, t4, t5, t6) \
-  SW_P256_REDC_ROW(split, t3, "subq %[t2], %[hi]\n\t", t4, t5, t6, t7)
-
-// reduce's rows (the low half alone, see p256_adx_field::reduce): rdx
-// holds p3; m's product by p3 goes to lo and the new limb top, m's split by
-// shlx/shrx (32 in c32) to a and m, one add chain, and the chain's carry
-// into top (at most p3 - 1 before it: it cannot wrap).
-#define SW_P256_LOW_ROW(m, top, n1, n2, n3) \
-  "mulxq %[" #m "], %[lo], %[" #top "]\n\t" \
-  "shlxq %[c32], %[" #m "], %[a]\n\t" \
-  "shrxq %[c32], %[" #m "], %[" #m "]\n\t" \
+#define SW_P256_LOW_ROW(split, m, top, n1, n2, n3) \
+  "mulxq %[" #m "], %[lo], %[" #top "]\n\t" split(m) \
   "addq %[a], %[" #n1 "]\n\t" \
   "adcq %[" #m "], %[" #n2 "]\n\t" \
   "adcq %[lo], %[" #n3 "]\n\t" \
   "adcq $0, %[" #top "]\n\t"
+// The four rows on t0..t3 with x the spare register for limb 4: limbs 4..7
+// of L' end in x, t0, t1, t2 (each row's top takes the register of the
+// previous row's multiplier, free by then).
+#define SW_P256_LOW_ROWS(split, x) \
+  SW_P256_LOW_ROW(split, t0, x, t1, t2, t3) \
+  SW_P256_LOW_ROW(split, t1, t0, t2, t3, x) \
+  SW_P256_LOW_ROW(split, t2, t1, t3, x, t0) \
+  SW_P256_LOW_ROW(split, t3, t2, x, t0, t1)
 // mul's rows (see p256_adx_field::mul). SW_P256_MUL_ROW: n0..n4 += b_i a
 // for b_i at byte offset off of b, n4 new: after the xor (flags cleared, z
 // zero) four products on the two chains; n4 takes the top high half, then
@@ -134,10 +118,7 @@ struct p256_adx_field {
                                                    std::uint64_t t6, std::uint64_t t7) noexcept {
     std::uint64_t lo, a, x, c32 = 32;
     asm("movabsq %[p3], %%rdx\n\t"  //
-        SW_P256_LOW_ROW(t0, x, t1, t2, t3)   // limb 4 in x
-        SW_P256_LOW_ROW(t1, t0, t2, t3, x)   // limb 5 in t0
-        SW_P256_LOW_ROW(t2, t1, t3, x, t0)   // limb 6 in t1
-        SW_P256_LOW_ROW(t3, t2, x, t0, t1)   // limb 7 in t2
+        SW_P256_LOW_ROWS(SW_P256_SPLIT_SHX, x)
         // H + L' (t7..t4 += t2, t1, t0, x), its carry in t3
         "addq %[x], %[t4]\n\t"
         "adcq %[t0], %[t5]\n\t"
@@ -292,7 +273,7 @@ struct p256_adx_field {
   // one asm block keeps the value in registers from one squaring to the
   // next: the run is a chain of dependent squarings, and a store and reload
   // per squaring would sit on its critical path. The steps are sqr's, then
-  // reduce's rows (SW_P256_REDC_ROWS); the operands are named for their role
+  // reduce's rows (SW_P256_LOW_ROWS); the operands are named for their role
   // in the reduction, so the value lives in t0, hi, a and t7 (limbs 0..3)
   // between squarings, and each square's high half lands in the register of
   // the limb it came from. Thirteen registers.
@@ -352,10 +333,17 @@ struct p256_adx_field {
         "movl $0, %k[lo]\n\t"
         "adcxq %[lo], %[t7]\n\t"
         "adoxq %[lo], %[t7]\n\t"
-        // reduce: the four rows, then (t3:t7..t4) - p into t0, hi, a, t1,
-        // and the sum kept (cmovc) where it borrows.
+        // reduce: the low half's four rows (limbs 4..7 of L' in hi, t0, t1,
+        // t2; hi and a are free once the squares are in), H + L' with its
+        // carry in t3, then (t3:t7..t4) - p into t0, hi, a, t1, and the sum
+        // kept (cmovc) where it borrows.
         "movabsq %[p3], %%rdx\n\t"  //
-        SW_P256_REDC_ROWS(SW_P256_SPLIT_MOV)
+        SW_P256_LOW_ROWS(SW_P256_SPLIT_MOV, hi)
+        "addq %[hi], %[t4]\n\t"
+        "adcq %[t0], %[t5]\n\t"
+        "adcq %[t1], %[t6]\n\t"
+        "adcq %[t2], %[t7]\n\t"
+        "sbbq %[t3], %[t3]\n\t"
         "movl $0xffffffff, %k[lo]\n\t"
         "movq %[t4], %[t0]\n\t"
         "movq %[t5], %[hi]\n\t"
@@ -541,8 +529,7 @@ struct p256_adx_field {
 #undef SW_P256_MUL_REDC
 #undef SW_P256_MUL_ROW
 #undef SW_P256_LOW_ROW
-#undef SW_P256_REDC_ROWS
-#undef SW_P256_REDC_ROW
+#undef SW_P256_LOW_ROWS
 #undef SW_P256_SPLIT_SHX
 #undef SW_P256_SPLIT_MOV
 
