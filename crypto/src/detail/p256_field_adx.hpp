@@ -220,21 +220,21 @@ struct p256_adx_field {
         "mulxq 24(%[pa]), %[lo], %[t4]\n\t"
         "adcq %[lo], %[t3]\n\t"
         "adcq $0, %[t4]\n\t"
-        // a1 (a2, a3) at t3..t5
+        // a1 (a2, a3) at t3..t5, one carry chain: a1 a2 into t3, t4, its
+        // carry into a1 a3's high word (at most 2^64 - 2: no wrap), then
+        // a1 a3's low word into t4, whose carry waits in CF for a2 a3
+        // (mulx and mov leave the flags alone)
         "movq 8(%[pa]), %%rdx\n\t"
-        "xorl %k[lo], %k[lo]\n\t"
         "mulxq 16(%[pa]), %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[t3]\n\t"
-        "adoxq %[hi], %[t4]\n\t"
+        "addq %[lo], %[t3]\n\t"
+        "adcq %[hi], %[t4]\n\t"
         "mulxq 24(%[pa]), %[lo], %[t5]\n\t"
-        "adcxq %[lo], %[t4]\n\t"
-        "movl $0, %k[lo]\n\t"
-        "adcxq %[lo], %[t5]\n\t"
-        "adoxq %[lo], %[t5]\n\t"
-        // a2 a3 at t5..t6
+        "adcq $0, %[t5]\n\t"
+        "addq %[lo], %[t4]\n\t"
+        // a2 a3 at t5..t6, with t4's carry
         "movq 16(%[pa]), %%rdx\n\t"
         "mulxq 24(%[pa]), %[lo], %[t6]\n\t"
-        "addq %[lo], %[t5]\n\t"
+        "adcq %[lo], %[t5]\n\t"
         "adcq $0, %[t6]\n\t"
         // double t1..t6 (CF, its carry into t7) and add a_i^2 (OF); the
         // square is below 2^512, so no carry leaves t7.
@@ -292,19 +292,16 @@ struct p256_adx_field {
         "mulxq %[t7], %[lo], %[t4]\n\t"
         "adcq %[lo], %[t3]\n\t"
         "adcq $0, %[t4]\n\t"
-        "movq %[hi], %%rdx\n\t"
-        "xorl %k[lo], %k[lo]\n\t"
+        "movq %[hi], %%rdx\n\t"  // a1 (a2, a3) and a2 a3, one chain as in sqr
         "mulxq %[a], %[lo], %[t5]\n\t"
-        "adcxq %[lo], %[t3]\n\t"
-        "adoxq %[t5], %[t4]\n\t"
+        "addq %[lo], %[t3]\n\t"
+        "adcq %[t5], %[t4]\n\t"
         "mulxq %[t7], %[lo], %[t5]\n\t"
-        "adcxq %[lo], %[t4]\n\t"
-        "movl $0, %k[lo]\n\t"
-        "adcxq %[lo], %[t5]\n\t"
-        "adoxq %[lo], %[t5]\n\t"
+        "adcq $0, %[t5]\n\t"
+        "addq %[lo], %[t4]\n\t"
         "movq %[a], %%rdx\n\t"
         "mulxq %[t7], %[lo], %[t6]\n\t"
-        "addq %[lo], %[t5]\n\t"
+        "adcq %[lo], %[t5]\n\t"
         "adcq $0, %[t6]\n\t"
         // double t1..t6 (CF, carry into t7) and add the squares (OF); the
         // square of limb i goes to that limb's register (t0 keeps a0^2's
