@@ -57,36 +57,38 @@
   SW_P256_LOW_ROW(split, t3, t2, x, t0, t1)
 // mul's rows (see p256_adx_field::mul). SW_P256_MUL_ROW: n0..n4 += b_i a
 // for b_i at byte offset off of b, n4 new: after the xor (flags cleared, z
-// zero) four products on the two chains; n4 takes the top high half, then
-// the two chains' last carries by adcx and adox of z.
+// zero) four products on the two chains, the high halves passing through
+// n4 (not yet made); n4 takes the top high half, then the two chains' last
+// carries by adcx and adox of z.
 #define SW_P256_MUL_ROW(off, n0, n1, n2, n3, n4) \
   "movq " #off "(%[pb]), %%rdx\n\t" \
   "xorl %k[z], %k[z]\n\t" \
-  "mulxq 0(%[pa]), %[lo], %[hi]\n\t" \
+  "mulxq 0(%[pa]), %[lo], %[" #n4 "]\n\t" \
   "adcxq %[lo], %[" #n0 "]\n\t" \
-  "adoxq %[hi], %[" #n1 "]\n\t" \
-  "mulxq 8(%[pa]), %[lo], %[hi]\n\t" \
+  "adoxq %[" #n4 "], %[" #n1 "]\n\t" \
+  "mulxq 8(%[pa]), %[lo], %[" #n4 "]\n\t" \
   "adcxq %[lo], %[" #n1 "]\n\t" \
-  "adoxq %[hi], %[" #n2 "]\n\t" \
-  "mulxq 16(%[pa]), %[lo], %[hi]\n\t" \
+  "adoxq %[" #n4 "], %[" #n2 "]\n\t" \
+  "mulxq 16(%[pa]), %[lo], %[" #n4 "]\n\t" \
   "adcxq %[lo], %[" #n2 "]\n\t" \
-  "adoxq %[hi], %[" #n3 "]\n\t" \
+  "adoxq %[" #n4 "], %[" #n3 "]\n\t" \
   "mulxq 24(%[pa]), %[lo], %[" #n4 "]\n\t" \
   "adcxq %[lo], %[" #n3 "]\n\t" \
   "adcxq %[z], %[" #n4 "]\n\t" \
   "adoxq %[z], %[" #n4 "]\n\t"
-// SW_P256_MUL_REDC: one REDC row for m = m (its register is free after):
+// SW_P256_MUL_REDC: one REDC row for m = m (its register is free after; m p3
+// goes to lo and z, which the next product row zeroes again):
 // n1 += m 2^32, n2 += m >> 32, n3:n4 += m p3, and the carry out of n4 by
 // last (into the limb above, or out as a mask for the final row).
 #define SW_P256_MUL_REDC(m, n1, n2, n3, n4, last) \
   "movq %[" #m "], %%rdx\n\t" \
-  "mulxq %[p3m], %[lo], %[hi]\n\t" \
+  "mulxq %[p3m], %[lo], %[z]\n\t" \
   "shlq $32, %[" #m "]\n\t" \
   "shrq $32, %%rdx\n\t" \
   "addq %[" #m "], %[" #n1 "]\n\t" \
   "adcq %%rdx, %[" #n2 "]\n\t" \
   "adcq %[lo], %[" #n3 "]\n\t" \
-  "adcq %[hi], %[" #n4 "]\n\t" last
+  "adcq %[z], %[" #n4 "]\n\t" last
 
 namespace sealwire::crypto::detail {
 namespace {
@@ -164,8 +166,12 @@ struct p256_adx_field {
   // sum is below 2p). A reduction row takes its multiplier m = t_i into rdx
   // for m p3 (mulx with p3 in memory), then m 2^32 in t_i's register and
   // m >> 32 in rdx (plain shifts: rdx is reloaded by the next product row).
+  // Ten registers and two pointers: the inputs are declared by a "memory"
+  // clobber, not as "m" operands, because at -O0 with a frame pointer
+  // (asan) and under clang (fuzz) those operands' addresses would need
+  // registers the block does not leave.
   [[gnu::always_inline]] static inline void mul(fe& out, const fe& a, const fe& b) noexcept {
-    std::uint64_t t0, t1, t2, t3, t4, t5, t6, t7, lo, hi, z;
+    std::uint64_t t0, t1, t2, t3, t4, t5, t6, t7, lo, z;
     asm("movq 0(%[pb]), %%rdx\n\t"
         "mulxq 0(%[pa]), %[t0], %[t1]\n\t"
         "mulxq 8(%[pa]), %[lo], %[t2]\n\t"
@@ -183,13 +189,13 @@ struct p256_adx_field {
         SW_P256_MUL_REDC(t2, t3, t4, t5, t6, "adcq $0, %[t7]\n\t")  //
         SW_P256_MUL_REDC(t3, t4, t5, t6, t7, "sbbq %[t3], %[t3]\n\t")
         // (t3:t7..t4) - p into t0, t1, t2, lo; keep the difference unless it borrows.
-        "movl $0xffffffff, %k[hi]\n\t"
+        "movl $0xffffffff, %k[z]\n\t"
         "movq %[t4], %[t0]\n\t"
         "movq %[t5], %[t1]\n\t"
         "movq %[t6], %[t2]\n\t"
         "movq %[t7], %[lo]\n\t"
         "subq $-1, %[t0]\n\t"
-        "sbbq %[hi], %[t1]\n\t"
+        "sbbq %[z], %[t1]\n\t"
         "sbbq $0, %[t2]\n\t"
         "sbbq %[p3m], %[lo]\n\t"
         "sbbq $0, %[t3]\n\t"
@@ -198,10 +204,9 @@ struct p256_adx_field {
         "cmovncq %[t2], %[t6]\n\t"
         "cmovncq %[lo], %[t7]\n\t"
         : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5),
-          [t6] "=&r"(t6), [t7] "=&r"(t7), [lo] "=&r"(lo), [hi] "=&r"(hi), [z] "=&r"(z)
-        : [pa] "r"(a.v), [pb] "r"(b.v), "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(a.v)),
-          "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(b.v)), [p3m] "m"(p3_mem)
-        : "rdx", "cc");
+          [t6] "=&r"(t6), [t7] "=&r"(t7), [lo] "=&r"(lo), [z] "=&r"(z)
+        : [pa] "r"(a.v), [pb] "r"(b.v), [p3m] "m"(p3_mem)
+        : "rdx", "cc", "memory");
     out.v[0] = t4;
     out.v[1] = t5;
     out.v[2] = t6;
