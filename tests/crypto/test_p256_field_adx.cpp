@@ -31,7 +31,8 @@ be32 be_of(const char* h) {
 }
 
 // The edge values as 256-bit big-endian numbers: 0, 1, 2, p - 1, p, p + 1,
-// 2^255, 2^256 - 1, and words at their limits.
+// 2^255, 2^256 - 1, 2^256 - 2, R mod p (the element 1), and words at their
+// limits.
 std::vector<be32> edges() {
   return {be_of("0000000000000000000000000000000000000000000000000000000000000000"),
           be_of("0000000000000000000000000000000000000000000000000000000000000001"),
@@ -43,7 +44,10 @@ std::vector<be32> edges() {
           be_of("ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"),
           be_of("ffffffff00000000ffffffffffffffffffffffffffffffffffffffffffffffff"),
           be_of("00000000ffffffff00000000000000000000000000000000ffffffff00000000"),
-          be_of("fffffffeffffffffffffffffffffffff000000000000000000000001ffffffff")};
+          be_of("fffffffeffffffffffffffffffffffff000000000000000000000001ffffffff"),
+          be_of("fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe"),
+          be_of("00000000fffffffeffffffffffffffffffffffff000000000000000000000001"),
+          be_of("ffffffff00000000ffffffffffffffff00000000000000000000000000000000")};
 }
 
 // limbs_of: the raw limbs of a value below p, taken as a field element
@@ -83,6 +87,23 @@ std::string p256_adx_plus_p(const std::uint64_t* v) {
   return c != 0 ? std::string() : hex_of(s);
 }
 
+// p256_adx_mod_p: a 256-bit value mod p, as limbs (one subtraction of p
+// when it is at or above p: every 256-bit value is below 2p).
+template <class Fe>
+Fe p256_adx_mod_p(const be32& b) {
+  Fe x = limbs_of<Fe>(b);
+  if (below_p(b)) return x;
+  static constexpr std::uint64_t p[4] = {~0ULL, 0xffffffffULL, 0, 0xffffffff00000001ULL};
+  __extension__ using u128 = unsigned __int128;
+  u128 borrow = 0;
+  for (int i = 0; i < 4; ++i) {
+    const u128 d = static_cast<u128>(x.v[i]) - p[i] - borrow;
+    x.v[i] = static_cast<std::uint64_t>(d);
+    borrow = (d >> 64) != 0 ? 1 : 0;
+  }
+  return x;
+}
+
 // check_p256_pair runs every operation on (x, y) in both fields and compares.
 void check_p256_pair(const be32& xb, const be32& yb) {
   SCOPED_TRACE("x = " + test::to_hex(xb) + ", y = " + test::to_hex(yb));
@@ -104,6 +125,18 @@ void check_p256_pair(const be32& xb, const be32& yb) {
   std::vector<std::pair<portable::fe, adx::fe>> xs = {{px, ax}}, ys = {{py, ay}};
   if (below_p(xb)) xs.emplace_back(limbs_of<portable::fe>(xb), limbs_of<adx::fe>(xb));
   if (below_p(yb)) ys.emplace_back(limbs_of<portable::fe>(yb), limbs_of<adx::fe>(yb));
+  // mul's second factor may be any 256-bit value (add_lazy's sums, from_bytes'
+  // input): the raw limbs of y, whatever they are, against the portable
+  // product of y mod p (y - p when y is at or above p, as y < 2p).
+  const adx::fe yraw = limbs_of<adx::fe>(yb);
+  const portable::fe ymod = p256_adx_mod_p<portable::fe>(yb);
+  for (const auto& [x, x4] : xs) {
+    portable::fe r;
+    adx::fe r4;
+    portable::mul(r, x, ymod);
+    adx::mul(r4, x4, yraw);
+    EXPECT_EQ(hex_of(r.v), hex_of(r4.v)) << "mul, second factor unreduced";
+  }
   for (const auto& [x, x4] : xs) {
     for (const auto& [y, y4] : ys) {
       portable::fe r;
@@ -139,11 +172,12 @@ void check_p256_pair(const be32& xb, const be32& yb) {
       // portable product of the reduced sum.
       portable::fe pr;
       adx::fe pr4;
+      // The lazy value goes in as the second factor (mul's contract).
       portable::mul(pr, r, y);
-      adx::mul(pr4, l4, y4);
+      adx::mul(pr4, y4, l4);
       EXPECT_EQ(hex_of(pr.v), hex_of(pr4.v)) << "mul of add_lazy";
       portable::mul(pr, d, x);
-      adx::mul(pr4, ld4, x4);
+      adx::mul(pr4, x4, ld4);
       EXPECT_EQ(hex_of(pr.v), hex_of(pr4.v)) << "mul of sub of add_lazy";
       portable::sub(r, x, y);
       adx::sub(r4, x4, y4);

@@ -439,7 +439,8 @@ struct ec_point {
   // add_for_product: a + b where the sum (or the difference it is the first
   // operand of) only feeds products whose other factor is fully reduced:
   // the field's add_lazy (not fully reduced, see p256_field_adx.hpp) when it
-  // has one. Never squared, never a subtraction's second operand.
+  // has one. Never squared, never a subtraction's second operand, always a
+  // product's second factor (F::mul(out, reduced, lazy)).
   static inline void add_for_product(fe& out, const fe& a, const fe& b) noexcept {
     if constexpr (requires(fe& r, const fe& x) { F::add_lazy(r, x, x); }) {
       F::add_lazy(out, a, b);

@@ -25,14 +25,15 @@
 #include <cstddef>
 #include <cstdint>
 
-// One REDC row (see reduce): m = t_i is the row's multiplier, n1..n4 the
-// four limbs above it, pend the subtraction of the previous row's pending
-// carry (held as 0 or -1) from the high product word (empty for row 0);
-// rdx holds p3. Named operands t0..t7, lo, hi and a are expected in the
-// including asm block, so reduce and sqr_n run the same four rows.
-// split(m) leaves m 2^32 mod 2^64 in a and m >> 32 in m: SW_P256_SPLIT_MOV
-// by a copy and two shifts, SW_P256_SPLIT_SHX by shlx and shrx with 32 in
-// the operand c32 (one instruction fewer, one register more).
+// One REDC row of the low half (see p256_adx_field::reduce): m = t_i is
+// the row's multiplier, n1..n3 the three limbs above it, top the new limb
+// i + 4; rdx holds p3. m p3 goes to lo and top, split(m) leaves m 2^32 mod
+// 2^64 in a and m >> 32 in m, one add chain, and the chain's carry into top
+// (at most p3 - 1 before it: it cannot wrap). Named operands lo and a are
+// expected in the including asm block, so reduce and sqr_n run the same
+// rows. SW_P256_SPLIT_MOV splits by a copy and two shifts,
+// SW_P256_SPLIT_SHX by shlx and shrx with 32 in the operand c32 (one
+// instruction fewer, one register more).
 #define SW_P256_SPLIT_MOV(m) \
   "movq %[" #m "], %[a]\n\t" \
   "shlq $32, %[a]\n\t" \
@@ -40,24 +41,54 @@
 #define SW_P256_SPLIT_SHX(m) \
   "shlxq %[c32], %[" #m "], %[a]\n\t" \
   "shrxq %[c32], %[" #m "], %[" #m "]\n\t"
-// The row's carry out of n4 is left in m as 0 or -1 (sbb m, m), and pend
-// subtracts it from the next row's high word.
-#define SW_P256_REDC_ROW(split, m, pend, n1, n2, n3, n4) \
-  "mulxq %[" #m "], %[lo], %[hi]\n\t" pend split(m) \
+#define SW_P256_LOW_ROW(split, m, top, n1, n2, n3) \
+  "mulxq %[" #m "], %[lo], %[" #top "]\n\t" split(m) \
   "addq %[a], %[" #n1 "]\n\t" \
   "adcq %[" #m "], %[" #n2 "]\n\t" \
   "adcq %[lo], %[" #n3 "]\n\t" \
-  "adcq %[hi], %[" #n4 "]\n\t" \
-  "sbbq %[" #m "], %[" #m "]\n\t"
-// The four rows: each row's carry out of its top limb waits in its own
-// multiplier's register, negated, and joins the next row; row 3's carry
-// (bit 512) stays in t3 as 0 or -1 (all ones), which the final subtraction's
-// last sbb treats as it would 1: it cannot borrow.
-#define SW_P256_REDC_ROWS(split) \
-  SW_P256_REDC_ROW(split, t0, "", t1, t2, t3, t4) \
-  SW_P256_REDC_ROW(split, t1, "subq %[t0], %[hi]\n\t", t2, t3, t4, t5) \
-  SW_P256_REDC_ROW(split, t2, "subq %[t1], %[hi]\n\t", t3, t4, t5, t6) \
-  SW_P256_REDC_ROW(split, t3, "subq %[t2], %[hi]\n\t", t4, t5, t6, t7)
+  "adcq $0, %[" #top "]\n\t"
+// The four rows on t0..t3 with x the spare register for limb 4: limbs 4..7
+// of L' end in x, t0, t1, t2 (each row's top takes the register of the
+// previous row's multiplier, free by then).
+#define SW_P256_LOW_ROWS(split, x) \
+  SW_P256_LOW_ROW(split, t0, x, t1, t2, t3) \
+  SW_P256_LOW_ROW(split, t1, t0, t2, t3, x) \
+  SW_P256_LOW_ROW(split, t2, t1, t3, x, t0) \
+  SW_P256_LOW_ROW(split, t3, t2, x, t0, t1)
+// mul's rows (see p256_adx_field::mul). SW_P256_MUL_ROW: n0..n4 += b_i a
+// for b_i at byte offset off of b, n4 new: after the xor (flags cleared, z
+// zero) four products on the two chains, the high halves passing through
+// n4 (not yet made); n4 takes the top high half, then the two chains' last
+// carries by adcx and adox of z.
+#define SW_P256_MUL_ROW(off, n0, n1, n2, n3, n4) \
+  "movq " #off "(%[pb]), %%rdx\n\t" \
+  "xorl %k[z], %k[z]\n\t" \
+  "mulxq 0(%[pa]), %[lo], %[" #n4 "]\n\t" \
+  "adcxq %[lo], %[" #n0 "]\n\t" \
+  "adoxq %[" #n4 "], %[" #n1 "]\n\t" \
+  "mulxq 8(%[pa]), %[lo], %[" #n4 "]\n\t" \
+  "adcxq %[lo], %[" #n1 "]\n\t" \
+  "adoxq %[" #n4 "], %[" #n2 "]\n\t" \
+  "mulxq 16(%[pa]), %[lo], %[" #n4 "]\n\t" \
+  "adcxq %[lo], %[" #n2 "]\n\t" \
+  "adoxq %[" #n4 "], %[" #n3 "]\n\t" \
+  "mulxq 24(%[pa]), %[lo], %[" #n4 "]\n\t" \
+  "adcxq %[lo], %[" #n3 "]\n\t" \
+  "adcxq %[z], %[" #n4 "]\n\t" \
+  "adoxq %[z], %[" #n4 "]\n\t"
+// SW_P256_MUL_REDC: one REDC row for m = m (its register is free after; m p3
+// goes to lo and z, which the next product row zeroes again):
+// n1 += m 2^32, n2 += m >> 32, n3:n4 += m p3, and the carry out of n4 by
+// last (into the limb above, or out as a mask for the final row).
+#define SW_P256_MUL_REDC(m, n1, n2, n3, n4, last) \
+  "movq %[" #m "], %%rdx\n\t" \
+  "mulxq %[p3m], %[lo], %[z]\n\t" \
+  "shlq $32, %[" #m "]\n\t" \
+  "shrq $32, %%rdx\n\t" \
+  "addq %[" #m "], %[" #n1 "]\n\t" \
+  "adcq %%rdx, %[" #n2 "]\n\t" \
+  "adcq %[lo], %[" #n3 "]\n\t" \
+  "adcq %[z], %[" #n4 "]\n\t" last
 
 namespace sealwire::crypto::detail {
 namespace {
@@ -70,21 +101,32 @@ struct p256_adx_field {
   };
   using portable = mont_field<p256_params>;
   static constexpr std::uint64_t p3 = 0xffffffff00000001ULL;
+  // p3 in memory, for mulx and sbb operands where no register is left.
+  static constexpr std::uint64_t p3_mem = p3;
 
-  // reduce: out = (t7..t0) / R mod p for t < p R (four REDC rows, then one
-  // conditional subtraction). Row i adds m p for m = t_i: t_{i+1} += m 2^32,
-  // t_{i+2} += m >> 32, t_{i+3}:t_{i+4} += m p3, one adc chain; the row's
-  // carry out of t_{i+4} waits in t_i's register (free once m is used) as
-  // 0 or -1 and is subtracted from the next row's high product word, which
-  // is at most p3 - 1 and so cannot wrap. The sum ends below 2p with a
-  // carry bit c (in t3 as 0 or -1): (c:t7..t4) - p borrows exactly when the
-  // value is already below p, and cmovnc keeps it.
+  // reduce: out = (t7..t0) / R mod p for t whose high half H = (t7..t4)
+  // is below p (a square of a value below p: H <= a^2 / R < p). The low
+  // half L = (t3..t0) is reduced alone: four REDC rows for m = t_i add
+  // m 2^32 to t_{i+1}, m >> 32 to t_{i+2}, the low word of m p3 to t_{i+3},
+  // and the high word plus the carry becomes limb i + 4 (at most p3 - 1
+  // plus 1: no carry goes further; the new limb takes the register that
+  // held the previous row's m, the first one a spare). L' = (L + M p) / R
+  // is at most p, so H + L' < 2p: one addition (its carry in t3 as 0 or
+  // -1), then the one conditional subtraction. The rows need only the low
+  // half, so they can run while the square's last limbs are still being
+  // summed.
   [[gnu::always_inline]] static inline void reduce(fe& out, std::uint64_t t0, std::uint64_t t1, std::uint64_t t2,
                                                    std::uint64_t t3, std::uint64_t t4, std::uint64_t t5,
                                                    std::uint64_t t6, std::uint64_t t7) noexcept {
-    std::uint64_t lo, hi, a, c32 = 32;
+    std::uint64_t lo, a, x, c32 = 32;
     asm("movabsq %[p3], %%rdx\n\t"  //
-        SW_P256_REDC_ROWS(SW_P256_SPLIT_SHX)
+        SW_P256_LOW_ROWS(SW_P256_SPLIT_SHX, x)
+        // H + L' (t7..t4 += t2, t1, t0, x), its carry in t3
+        "addq %[x], %[t4]\n\t"
+        "adcq %[t0], %[t5]\n\t"
+        "adcq %[t1], %[t6]\n\t"
+        "adcq %[t2], %[t7]\n\t"
+        "sbbq %[t3], %[t3]\n\t"
         // (t3:t7..t4) - p into t0, t1, t2, a; keep the difference unless it borrows.
         "movl $0xffffffff, %k[lo]\n\t"
         "movq %[t4], %[t0]\n\t"
@@ -101,7 +143,7 @@ struct p256_adx_field {
         "cmovncq %[t2], %[t6]\n\t"
         "cmovncq %[a], %[t7]\n\t"
         : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [t4] "+&r"(t4), [t5] "+&r"(t5),
-          [t6] "+&r"(t6), [t7] "+&r"(t7), [lo] "=&r"(lo), [hi] "=&r"(hi), [a] "=&r"(a)
+          [t6] "+&r"(t6), [t7] "+&r"(t7), [lo] "=&r"(lo), [a] "=&r"(a), [x] "=&r"(x)
         : [p3] "i"(p3), [c32] "r"(c32)
         : "rdx", "cc");
     out.v[0] = t4;
@@ -110,11 +152,26 @@ struct p256_adx_field {
     out.v[3] = t7;
   }
 
-  // mul: out = a b / R mod p. The 4x4 schoolbook product, one row per limb
-  // of b, each row's low product halves on the CF chain and high halves on
-  // the OF chain, then reduce.
+  // mul: out = a b / R mod p for a below p and b below 2^256 (add_lazy's
+  // sums go in as b, never as a). The schoolbook product, one row per limb
+  // of b (low halves on the CF chain, high halves on the OF chain, a zero
+  // register taking each row's two last carries into its new top limb),
+  // with the REDC rows interleaved: row i of the reduction runs once row
+  // i + 1 of the product has made limb i + 5, so its carry lands there by
+  // one adc and goes no further. That holds because a < p: after product
+  // rows 0..i+1 and reduction rows 0..i the sum is below
+  // p 2^(64(i+2)) + p 2^(64(i+1)) < 2^(64(i+6)). Only the last row's carry
+  // (bit 512) leaves the limbs, into t3 as 0 or -1 (sbb); the end is
+  // reduce's: (c:t7..t4) - p kept unless it borrows (a b < p R, so the REDC
+  // sum is below 2p). A reduction row takes its multiplier m = t_i into rdx
+  // for m p3 (mulx with p3 in memory), then m 2^32 in t_i's register and
+  // m >> 32 in rdx (plain shifts: rdx is reloaded by the next product row).
+  // Ten registers and two pointers: the inputs are declared by a "memory"
+  // clobber, not as "m" operands, because at -O0 with a frame pointer
+  // (asan) and under clang (fuzz) those operands' addresses would need
+  // registers the block does not leave.
   [[gnu::always_inline]] static inline void mul(fe& out, const fe& a, const fe& b) noexcept {
-    std::uint64_t t0, t1, t2, t3, t4, t5, t6, t7, lo;
+    std::uint64_t t0, t1, t2, t3, t4, t5, t6, t7, lo, z;
     asm("movq 0(%[pb]), %%rdx\n\t"
         "mulxq 0(%[pa]), %[t0], %[t1]\n\t"
         "mulxq 8(%[pa]), %[lo], %[t2]\n\t"
@@ -123,64 +180,37 @@ struct p256_adx_field {
         "adcq %[lo], %[t2]\n\t"
         "mulxq 24(%[pa]), %[lo], %[t4]\n\t"
         "adcq %[lo], %[t3]\n\t"
-        "adcq $0, %[t4]\n\t"
-        // row 1: t1..t5 += b1 a
-        "movq 8(%[pb]), %%rdx\n\t"
-        "xorl %k[lo], %k[lo]\n\t"
-        "mulxq 0(%[pa]), %[lo], %[t5]\n\t"
-        "adcxq %[lo], %[t1]\n\t"
-        "adoxq %[t5], %[t2]\n\t"
-        "mulxq 8(%[pa]), %[lo], %[t5]\n\t"
-        "adcxq %[lo], %[t2]\n\t"
-        "adoxq %[t5], %[t3]\n\t"
-        "mulxq 16(%[pa]), %[lo], %[t5]\n\t"
-        "adcxq %[lo], %[t3]\n\t"
-        "adoxq %[t5], %[t4]\n\t"
-        "mulxq 24(%[pa]), %[lo], %[t5]\n\t"
-        "adcxq %[lo], %[t4]\n\t"
-        "movl $0, %k[lo]\n\t"
-        "adcxq %[lo], %[t5]\n\t"
-        "adoxq %[lo], %[t5]\n\t"
-        // row 2: t2..t6 += b2 a
-        "movq 16(%[pb]), %%rdx\n\t"
-        "xorl %k[lo], %k[lo]\n\t"
-        "mulxq 0(%[pa]), %[lo], %[t6]\n\t"
-        "adcxq %[lo], %[t2]\n\t"
-        "adoxq %[t6], %[t3]\n\t"
-        "mulxq 8(%[pa]), %[lo], %[t6]\n\t"
-        "adcxq %[lo], %[t3]\n\t"
-        "adoxq %[t6], %[t4]\n\t"
-        "mulxq 16(%[pa]), %[lo], %[t6]\n\t"
-        "adcxq %[lo], %[t4]\n\t"
-        "adoxq %[t6], %[t5]\n\t"
-        "mulxq 24(%[pa]), %[lo], %[t6]\n\t"
-        "adcxq %[lo], %[t5]\n\t"
-        "movl $0, %k[lo]\n\t"
-        "adcxq %[lo], %[t6]\n\t"
-        "adoxq %[lo], %[t6]\n\t"
-        // row 3: t3..t7 += b3 a
-        "movq 24(%[pb]), %%rdx\n\t"
-        "xorl %k[lo], %k[lo]\n\t"
-        "mulxq 0(%[pa]), %[lo], %[t7]\n\t"
-        "adcxq %[lo], %[t3]\n\t"
-        "adoxq %[t7], %[t4]\n\t"
-        "mulxq 8(%[pa]), %[lo], %[t7]\n\t"
-        "adcxq %[lo], %[t4]\n\t"
-        "adoxq %[t7], %[t5]\n\t"
-        "mulxq 16(%[pa]), %[lo], %[t7]\n\t"
-        "adcxq %[lo], %[t5]\n\t"
-        "adoxq %[t7], %[t6]\n\t"
-        "mulxq 24(%[pa]), %[lo], %[t7]\n\t"
-        "adcxq %[lo], %[t6]\n\t"
-        "movl $0, %k[lo]\n\t"
-        "adcxq %[lo], %[t7]\n\t"
-        "adoxq %[lo], %[t7]\n\t"
+        "adcq $0, %[t4]\n\t"  //
+        SW_P256_MUL_ROW(8, t1, t2, t3, t4, t5)       //
+        SW_P256_MUL_REDC(t0, t1, t2, t3, t4, "adcq $0, %[t5]\n\t")  //
+        SW_P256_MUL_ROW(16, t2, t3, t4, t5, t6)      //
+        SW_P256_MUL_REDC(t1, t2, t3, t4, t5, "adcq $0, %[t6]\n\t")  //
+        SW_P256_MUL_ROW(24, t3, t4, t5, t6, t7)      //
+        SW_P256_MUL_REDC(t2, t3, t4, t5, t6, "adcq $0, %[t7]\n\t")  //
+        SW_P256_MUL_REDC(t3, t4, t5, t6, t7, "sbbq %[t3], %[t3]\n\t")
+        // (t3:t7..t4) - p into t0, t1, t2, lo; keep the difference unless it borrows.
+        "movl $0xffffffff, %k[z]\n\t"
+        "movq %[t4], %[t0]\n\t"
+        "movq %[t5], %[t1]\n\t"
+        "movq %[t6], %[t2]\n\t"
+        "movq %[t7], %[lo]\n\t"
+        "subq $-1, %[t0]\n\t"
+        "sbbq %[z], %[t1]\n\t"
+        "sbbq $0, %[t2]\n\t"
+        "sbbq %[p3m], %[lo]\n\t"
+        "sbbq $0, %[t3]\n\t"
+        "cmovncq %[t0], %[t4]\n\t"
+        "cmovncq %[t1], %[t5]\n\t"
+        "cmovncq %[t2], %[t6]\n\t"
+        "cmovncq %[lo], %[t7]\n\t"
         : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5),
-          [t6] "=&r"(t6), [t7] "=&r"(t7), [lo] "=&r"(lo)
-        : [pa] "r"(a.v), [pb] "r"(b.v), "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(a.v)),
-          "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(b.v))
-        : "rdx", "cc");
-    reduce(out, t0, t1, t2, t3, t4, t5, t6, t7);
+          [t6] "=&r"(t6), [t7] "=&r"(t7), [lo] "=&r"(lo), [z] "=&r"(z)
+        : [pa] "r"(a.v), [pb] "r"(b.v), [p3m] "m"(p3_mem)
+        : "rdx", "cc", "memory");
+    out.v[0] = t4;
+    out.v[1] = t5;
+    out.v[2] = t6;
+    out.v[3] = t7;
   }
 
   // sqr: out = a^2 / R mod p: the six cross products once, doubled on the
@@ -195,21 +225,21 @@ struct p256_adx_field {
         "mulxq 24(%[pa]), %[lo], %[t4]\n\t"
         "adcq %[lo], %[t3]\n\t"
         "adcq $0, %[t4]\n\t"
-        // a1 (a2, a3) at t3..t5
+        // a1 (a2, a3) at t3..t5, one carry chain: a1 a2 into t3, t4, its
+        // carry into a1 a3's high word (at most 2^64 - 2: no wrap), then
+        // a1 a3's low word into t4, whose carry waits in CF for a2 a3
+        // (mulx and mov leave the flags alone)
         "movq 8(%[pa]), %%rdx\n\t"
-        "xorl %k[lo], %k[lo]\n\t"
         "mulxq 16(%[pa]), %[lo], %[hi]\n\t"
-        "adcxq %[lo], %[t3]\n\t"
-        "adoxq %[hi], %[t4]\n\t"
+        "addq %[lo], %[t3]\n\t"
+        "adcq %[hi], %[t4]\n\t"
         "mulxq 24(%[pa]), %[lo], %[t5]\n\t"
-        "adcxq %[lo], %[t4]\n\t"
-        "movl $0, %k[lo]\n\t"
-        "adcxq %[lo], %[t5]\n\t"
-        "adoxq %[lo], %[t5]\n\t"
-        // a2 a3 at t5..t6
+        "adcq $0, %[t5]\n\t"
+        "addq %[lo], %[t4]\n\t"
+        // a2 a3 at t5..t6, with t4's carry
         "movq 16(%[pa]), %%rdx\n\t"
         "mulxq 24(%[pa]), %[lo], %[t6]\n\t"
-        "addq %[lo], %[t5]\n\t"
+        "adcq %[lo], %[t5]\n\t"
         "adcq $0, %[t6]\n\t"
         // double t1..t6 (CF, its carry into t7) and add a_i^2 (OF); the
         // square is below 2^512, so no carry leaves t7.
@@ -248,7 +278,7 @@ struct p256_adx_field {
   // one asm block keeps the value in registers from one squaring to the
   // next: the run is a chain of dependent squarings, and a store and reload
   // per squaring would sit on its critical path. The steps are sqr's, then
-  // reduce's rows (SW_P256_REDC_ROWS); the operands are named for their role
+  // reduce's rows (SW_P256_LOW_ROWS); the operands are named for their role
   // in the reduction, so the value lives in t0, hi, a and t7 (limbs 0..3)
   // between squarings, and each square's high half lands in the register of
   // the limb it came from. Thirteen registers.
@@ -267,19 +297,16 @@ struct p256_adx_field {
         "mulxq %[t7], %[lo], %[t4]\n\t"
         "adcq %[lo], %[t3]\n\t"
         "adcq $0, %[t4]\n\t"
-        "movq %[hi], %%rdx\n\t"
-        "xorl %k[lo], %k[lo]\n\t"
+        "movq %[hi], %%rdx\n\t"  // a1 (a2, a3) and a2 a3, one chain as in sqr
         "mulxq %[a], %[lo], %[t5]\n\t"
-        "adcxq %[lo], %[t3]\n\t"
-        "adoxq %[t5], %[t4]\n\t"
+        "addq %[lo], %[t3]\n\t"
+        "adcq %[t5], %[t4]\n\t"
         "mulxq %[t7], %[lo], %[t5]\n\t"
-        "adcxq %[lo], %[t4]\n\t"
-        "movl $0, %k[lo]\n\t"
-        "adcxq %[lo], %[t5]\n\t"
-        "adoxq %[lo], %[t5]\n\t"
+        "adcq $0, %[t5]\n\t"
+        "addq %[lo], %[t4]\n\t"
         "movq %[a], %%rdx\n\t"
         "mulxq %[t7], %[lo], %[t6]\n\t"
-        "addq %[lo], %[t5]\n\t"
+        "adcq %[lo], %[t5]\n\t"
         "adcq $0, %[t6]\n\t"
         // double t1..t6 (CF, carry into t7) and add the squares (OF); the
         // square of limb i goes to that limb's register (t0 keeps a0^2's
@@ -308,10 +335,17 @@ struct p256_adx_field {
         "movl $0, %k[lo]\n\t"
         "adcxq %[lo], %[t7]\n\t"
         "adoxq %[lo], %[t7]\n\t"
-        // reduce: the four rows, then (t3:t7..t4) - p into t0, hi, a, t1,
-        // and the sum kept (cmovc) where it borrows.
+        // reduce: the low half's four rows (limbs 4..7 of L' in hi, t0, t1,
+        // t2; hi and a are free once the squares are in), H + L' with its
+        // carry in t3, then (t3:t7..t4) - p into t0, hi, a, t1, and the sum
+        // kept (cmovc) where it borrows.
         "movabsq %[p3], %%rdx\n\t"  //
-        SW_P256_REDC_ROWS(SW_P256_SPLIT_MOV)
+        SW_P256_LOW_ROWS(SW_P256_SPLIT_MOV, hi)
+        "addq %[hi], %[t4]\n\t"
+        "adcq %[t0], %[t5]\n\t"
+        "adcq %[t1], %[t6]\n\t"
+        "adcq %[t2], %[t7]\n\t"
+        "sbbq %[t3], %[t3]\n\t"
         "movl $0xffffffff, %k[lo]\n\t"
         "movq %[t4], %[t0]\n\t"
         "movq %[t5], %[hi]\n\t"
@@ -470,7 +504,7 @@ struct p256_adx_field {
     fe x, r2;
     be_to_limbs<limbs, bytes>(x.v, in);
     for (std::size_t i = 0; i < limbs; ++i) r2.v[i] = portable::r2.v[i];
-    mul(out, x, r2);
+    mul(out, r2, x);  // x (any 256-bit value) as b: mul needs a below p
     return below;
   }
 
@@ -494,8 +528,10 @@ struct p256_adx_field {
 }  // namespace sealwire::crypto::detail
 
 #undef SW_P256_MASKED_P
-#undef SW_P256_REDC_ROWS
-#undef SW_P256_REDC_ROW
+#undef SW_P256_MUL_REDC
+#undef SW_P256_MUL_ROW
+#undef SW_P256_LOW_ROW
+#undef SW_P256_LOW_ROWS
 #undef SW_P256_SPLIT_SHX
 #undef SW_P256_SPLIT_MOV
 
