@@ -17,6 +17,7 @@
 
 #if defined(__x86_64__)
 
+#include <sealwire/crypto/contract.hpp>
 #include <sealwire/crypto/ct.hpp>
 
 #include "nist_curves.hpp"
@@ -25,12 +26,23 @@
 #include <cstddef>
 #include <cstdint>
 
-// One REDC row of the low half (see p256_adx_field::reduce): m = t_i is
+// Sanitizer builds check mul's operand order (see mul). Only there: the
+// check branches on the value, and valgrind's constant-time check runs the
+// other builds (it cannot run sanitized ones).
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define SW_P256_CHECK_ORDER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define SW_P256_CHECK_ORDER 1
+#endif
+#endif
+
+// One REDC row of the low half (see p256_adx_field::reduce_square): m = t_i is
 // the row's multiplier, n1..n3 the three limbs above it, top the new limb
 // i + 4; rdx holds p3. m p3 goes to lo and top, split(m) leaves m 2^32 mod
 // 2^64 in a and m >> 32 in m, one add chain, and the chain's carry into top
 // (at most p3 - 1 before it: it cannot wrap). Named operands lo and a are
-// expected in the including asm block, so reduce and sqr_n run the same
+// expected in the including asm block, so reduce_square and sqr_n run the same
 // rows. SW_P256_SPLIT_MOV splits by a copy and two shifts,
 // SW_P256_SPLIT_SHX by shlx and shrx with 32 in the operand c32 (one
 // instruction fewer, one register more).
@@ -104,8 +116,20 @@ struct p256_adx_field {
   // p3 in memory, for mulx and sbb operands where no register is left.
   static constexpr std::uint64_t p3_mem = p3;
 
-  // reduce: out = (t7..t0) / R mod p for t whose high half H = (t7..t4)
-  // is below p (a square of a value below p: H <= a^2 / R < p). The low
+#ifdef SW_P256_CHECK_ORDER
+  // debug_below_p: a < p, for mul's sanitizer-build check only (branches on a).
+  static bool debug_below_p(const fe& a) noexcept {
+    const std::uint64_t p[4] = {~std::uint64_t{0}, 0xffffffffULL, 0, p3};
+    for (int i = 3; i >= 0; --i) {
+      if (a.v[i] != p[i]) return a.v[i] < p[i];
+    }
+    return false;
+  }
+#endif
+
+  // reduce_square: out = (t7..t0) / R mod p for t whose high half
+  // H = (t7..t4) is below p, which a square of a value below p gives
+  // (H <= a^2 / R < p) and a general product does not: squares only. The low
   // half L = (t3..t0) is reduced alone: four REDC rows for m = t_i add
   // m 2^32 to t_{i+1}, m >> 32 to t_{i+2}, the low word of m p3 to t_{i+3},
   // and the high word plus the carry becomes limb i + 4 (at most p3 - 1
@@ -115,7 +139,7 @@ struct p256_adx_field {
   // -1), then the one conditional subtraction. The rows need only the low
   // half, so they can run while the square's last limbs are still being
   // summed.
-  [[gnu::always_inline]] static inline void reduce(fe& out, std::uint64_t t0, std::uint64_t t1, std::uint64_t t2,
+  [[gnu::always_inline]] static inline void reduce_square(fe& out, std::uint64_t t0, std::uint64_t t1, std::uint64_t t2,
                                                    std::uint64_t t3, std::uint64_t t4, std::uint64_t t5,
                                                    std::uint64_t t6, std::uint64_t t7) noexcept {
     std::uint64_t lo, a, x, c32 = 32;
@@ -162,7 +186,7 @@ struct p256_adx_field {
   // rows 0..i+1 and reduction rows 0..i the sum is below
   // p 2^(64(i+2)) + p 2^(64(i+1)) < 2^(64(i+6)). Only the last row's carry
   // (bit 512) leaves the limbs, into t3 as 0 or -1 (sbb); the end is
-  // reduce's: (c:t7..t4) - p kept unless it borrows (a b < p R, so the REDC
+  // reduce_square's: (c:t7..t4) - p kept unless it borrows (a b < p R, so the REDC
   // sum is below 2p). A reduction row takes its multiplier m = t_i into rdx
   // for m p3 (mulx with p3 in memory), then m 2^32 in t_i's register and
   // m >> 32 in rdx (plain shifts: rdx is reloaded by the next product row).
@@ -171,6 +195,12 @@ struct p256_adx_field {
   // (asan) and under clang (fuzz) those operands' addresses would need
   // registers the block does not leave.
   [[gnu::always_inline]] static inline void mul(fe& out, const fe& a, const fe& b) noexcept {
+#ifdef SW_P256_CHECK_ORDER
+    // The sanitizer runs of the test suite check the order rule: a lazy sum
+    // passed first would make the rows lose a carry for some values only,
+    // which random tests rarely reach.
+    SEALWIRE_EXPECTS(debug_below_p(a));
+#endif
     std::uint64_t t0, t1, t2, t3, t4, t5, t6, t7, lo, z;
     asm("movq 0(%[pb]), %%rdx\n\t"
         "mulxq 0(%[pa]), %[t0], %[t1]\n\t"
@@ -270,7 +300,7 @@ struct p256_adx_field {
           [t6] "=&r"(t6), [t7] "=&r"(t7), [lo] "=&r"(lo), [hi] "=&r"(hi)
         : [pa] "r"(a.v), "m"(*reinterpret_cast<const std::uint64_t(*)[4]>(a.v))
         : "rdx", "cc");
-    reduce(out, t0, t1, t2, t3, t4, t5, t6, t7);
+    reduce_square(out, t0, t1, t2, t3, t4, t5, t6, t7);
   }
 
   // sqr_n: r = r^(2^n) for n >= 1 (a template parameter: a zero count would
@@ -278,7 +308,7 @@ struct p256_adx_field {
   // one asm block keeps the value in registers from one squaring to the
   // next: the run is a chain of dependent squarings, and a store and reload
   // per squaring would sit on its critical path. The steps are sqr's, then
-  // reduce's rows (SW_P256_LOW_ROWS); the operands are named for their role
+  // reduce_square's rows (SW_P256_LOW_ROWS); the operands are named for their role
   // in the reduction, so the value lives in t0, hi, a and t7 (limbs 0..3)
   // between squarings, and each square's high half lands in the register of
   // the limb it came from. Thirteen registers.
@@ -335,7 +365,7 @@ struct p256_adx_field {
         "movl $0, %k[lo]\n\t"
         "adcxq %[lo], %[t7]\n\t"
         "adoxq %[lo], %[t7]\n\t"
-        // reduce: the low half's four rows (limbs 4..7 of L' in hi, t0, t1,
+        // reduce_square: the low half's four rows (limbs 4..7 of L' in hi, t0, t1,
         // t2; hi and a are free once the squares are in), H + L' with its
         // carry in t3, then (t3:t7..t4) - p into t0, hi, a, t1, and the sum
         // kept (cmovc) where it borrows.
@@ -434,7 +464,9 @@ struct p256_adx_field {
   // subtracted, under the carry as a mask, only when the sum reaches
   // 2^256). A product of such a value x and a fully reduced y is fully
   // reduced: x y < 2^256 p = p R, so the REDC sum (x y + m p) / R stays
-  // below 2p and its one subtraction suffices. Two such values, or one
+  // below 2p and its one subtraction suffices, with x as mul's second
+  // factor only (mul(out, y, x)): as the first, the interleaved rows can
+  // lose a carry (see mul; sanitizer builds check it). Two such values, or one
   // squared, may leave the product at or above p (REDC below 2^256 + p):
   // never do that, and never pass one as sub's second operand. sub(a, b)
   // with such an a and b below p gives a - b or a - b + p, below 2^256,
@@ -528,6 +560,7 @@ struct p256_adx_field {
 }  // namespace sealwire::crypto::detail
 
 #undef SW_P256_MASKED_P
+#undef SW_P256_CHECK_ORDER
 #undef SW_P256_MUL_REDC
 #undef SW_P256_MUL_ROW
 #undef SW_P256_LOW_ROW
