@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // ECDH on P-256, P-384 and P-521 (SEC 1 3.3.1): key encoding and range
 // checks and key generation around the curve arithmetic of detail/nist_scalar_mul.hpp.
-// P-256 goes through its kernel table (nist_p256_kernel.hpp: the portable
-// build or the BMI2/ADX one with a dedicated mulx field); P-384 and P-521
-// have one portable build (a BMI2/ADX build of the generic code measured no
-// faster, P-521 about 10% slower).
+// P-256 and P-521 go through their kernel tables (nist_kernel.hpp: the
+// portable build, or the BMI2/ADX one with a dedicated mulx field for P-256
+// and the AVX-512 IFMA one for P-521); P-384 has one portable build (a
+// BMI2/ADX build of the generic code measured no faster).
 #include <sealwire/crypto/ct.hpp>
 #include <sealwire/crypto/ecdh_nist.hpp>
 #include <sealwire/crypto/random.hpp>
 
-#include "detail/nist_p256_kernel.hpp"
+#include "detail/nist_kernel.hpp"
 #include "detail/nist_scalar_mul.hpp"
 
 namespace sealwire::crypto {
@@ -24,11 +24,11 @@ bool scalar_valid(const std::uint8_t* k) noexcept {
   return detail::scalar_in_range<detail::curve_t<C>>(k);
 }
 
-// shared_x and base_point: the curve's kernel (P-256 chosen at run time).
+// shared_x and base_point: the curve's kernel (P-384 has one build).
 template <nist_curve C>
 bool shared_x(std::uint8_t* out, const std::uint8_t* scalar, const std::uint8_t* peer_xy) noexcept {
-  if constexpr (C == nist_curve::p256) {
-    return detail::p256_kernel_choice().shared(out, scalar, peer_xy);
+  if constexpr (detail::has_kernels<C>) {
+    return detail::kernel_of<C>().shared(out, scalar, peer_xy);
   } else {
     return curve_ops<C>::shared(out, scalar, peer_xy);
   }
@@ -36,8 +36,8 @@ bool shared_x(std::uint8_t* out, const std::uint8_t* scalar, const std::uint8_t*
 
 template <nist_curve C>
 void base_point(std::uint8_t* out_xy, const std::uint8_t* scalar) noexcept {
-  if constexpr (C == nist_curve::p256) {
-    detail::p256_kernel_choice().base(out_xy, scalar);
+  if constexpr (detail::has_kernels<C>) {
+    detail::kernel_of<C>().base(out_xy, scalar);
   } else {
     curve_ops<C>::base(out_xy, scalar);
   }
@@ -113,7 +113,7 @@ result<void> ecdh_nist<C>::generate(std::span<std::uint8_t, scalar_size> private
 
 template <nist_curve C>
 std::string_view ecdh_nist<C>::provider() noexcept {
-  if constexpr (C == nist_curve::p256) return detail::p256_kernel_choice().name;
+  if constexpr (detail::has_kernels<C>) return detail::kernel_of<C>().name;
   return "portable";
 }
 

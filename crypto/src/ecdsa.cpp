@@ -8,7 +8,7 @@
 #include <sealwire/crypto/random.hpp>
 
 #include "detail/ecdsa_der.hpp"
-#include "detail/nist_p256_kernel.hpp"
+#include "detail/nist_kernel.hpp"
 #include "detail/nist_scalar_mul.hpp"
 
 #include <cstring>
@@ -256,22 +256,23 @@ struct ops {
     return crypto_errc::invalid_signature;
   }
 
-  // base_x: x(k G) as L bytes, k secret; P-256 through its kernel table.
+  // base_x: x(k G) as L bytes, k secret; P-256 and P-521 through their
+  // kernel tables.
   static void base_x(std::uint8_t* x, const std::uint8_t* k) noexcept {
-    if constexpr (C == nist_curve::p256) {
-      detail::p256_kernel_choice().base_x(x, k);
+    if constexpr (detail::has_kernels<C>) {
+      detail::kernel_of<C>().base_x(x, k);
     } else {
       E::base_x(x, k);
     }
   }
 
   // verify_r: u1 G + u2 Q is not the identity and its x mod n is r (public
-  // inputs; q is the decoded key, q_xy its X || Y, which the P-256 kernel
-  // decodes for its own field).
+  // inputs; q is the decoded key, q_xy its X || Y, which the P-256 and
+  // P-521 kernels decode for their own fields).
   static bool verify_r(const std::uint8_t* u1, const std::uint8_t* u2, const typename E::affine& q,
                        const std::uint8_t* q_xy, const std::uint8_t* r) noexcept {
-    if constexpr (C == nist_curve::p256) {
-      return detail::p256_kernel_choice().verify_r(u1, u2, q_xy, r);
+    if constexpr (detail::has_kernels<C>) {
+      return detail::kernel_of<C>().verify_r(u1, u2, q_xy, r);
     } else {
       return E::verify_r(u1, u2, q, r);
     }
@@ -413,7 +414,7 @@ result<std::size_t> ecdsa<C>::p1363_to_der(der_span out, std::span<const std::ui
 
 template <nist_curve C>
 std::string_view ecdsa<C>::provider() noexcept {
-  if constexpr (C == nist_curve::p256) return detail::p256_kernel_choice().name;
+  if constexpr (detail::has_kernels<C>) return detail::kernel_of<C>().name;
   return "portable";
 }
 

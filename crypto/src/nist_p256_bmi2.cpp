@@ -5,7 +5,7 @@
 // scans in AVX2 words (nist_table_select.hpp). For CPUs with AVX2, BMI2 and
 // ADX (the avx2 level); p256_kernel_choice() (nist_p256.cpp) picks it at
 // run time.
-#include "detail/nist_p256_kernel.hpp"
+#include "detail/nist_kernel.hpp"
 #include "detail/nist_scalar_mul.hpp"
 #include "detail/p256_field_adx.hpp"
 
@@ -25,6 +25,6 @@ static_assert(requires(p256_adx_field::fe& r, const p256_adx_field::fe& a) {
 
 }  // namespace
 
-const p256_kernel p256_kernel_bmi2 = {"bmi2", &E::shared, &E::base, &E::base_x, &E::verify_r_bytes};
+const nist_kernel p256_kernel_bmi2 = {"bmi2", &E::shared, &E::base, &E::base_x, &E::verify_r_bytes};
 
 }  // namespace sealwire::crypto::detail

@@ -254,14 +254,16 @@ class EcdhNist : public ::testing::Test {};
 }  // namespace
 
 // P-256 runs the BMI2/ADX kernel where the level has AVX2, BMI2 and ADX,
-// the portable one elsewhere; P-384 and P-521 are portable everywhere.
+// P-521 the IFMA kernel where it has AVX-512F/VL and IFMA (the avx512
+// level), each the portable one elsewhere; P-384 is portable everywhere.
 TEST_F(EcdhNist, ProviderFollowsTheCpuLevel) {
   for (const auto level : test::cpu_levels()) {
     const test::scoped_cpu_level forced(level);
     const bool mulx = crypto::cpu::has(crypto::cpu::avx2 | crypto::cpu::bmi2 | crypto::cpu::adx);
+    const bool ifma = crypto::cpu::has(crypto::cpu::avx512f | crypto::cpu::avx512vl | crypto::cpu::avx512ifma);
     EXPECT_EQ(crypto::p256::provider(), mulx ? "bmi2" : "portable");
     EXPECT_EQ(crypto::p384::provider(), "portable");
-    EXPECT_EQ(crypto::p521::provider(), "portable");
+    EXPECT_EQ(crypto::p521::provider(), ifma ? "avx512ifma" : "portable");
   }
 }
 
@@ -745,5 +747,17 @@ TEST_F(EcdhNist, P256AtEveryLevel) {
     wycheproof_ecpoint_file<p256>();
     differential_against_openssl<p256>();
     structured_scalars_agree_with_openssl<p256>();
+  });
+}
+
+// P-521 likewise (portable, AVX-512 IFMA).
+TEST_F(EcdhNist, P521AtEveryLevel) {
+  test::at_every_level([] {
+    SCOPED_TRACE(crypto::p521::provider());
+    rfc5903_section8<p521>();
+    small_and_edge_scalars<p521>();
+    wycheproof_ecpoint_file<p521>();
+    differential_against_openssl<p521>();
+    structured_scalars_agree_with_openssl<p521>();
   });
 }

@@ -222,12 +222,15 @@ class Ecdsa : public ::testing::Test {};
 }  // namespace
 
 TEST_F(Ecdsa, ProviderAndSizes) {
-  // P-256's point arithmetic follows the CPU level (the BMI2/ADX field).
+  // P-256's and P-521's point arithmetic follow the CPU level (the BMI2/ADX
+  // field, the IFMA field).
   for (const auto level : test::cpu_levels()) {
     const test::scoped_cpu_level forced(level);
     const bool mulx = crypto::cpu::has(crypto::cpu::avx2 | crypto::cpu::bmi2 | crypto::cpu::adx);
+    const bool ifma = crypto::cpu::has(crypto::cpu::avx512f | crypto::cpu::avx512vl | crypto::cpu::avx512ifma);
     EXPECT_EQ(ecdsa_p256::provider(), mulx ? "bmi2" : "portable");
     EXPECT_EQ(ecdsa_p384::provider(), "portable");
+    EXPECT_EQ(ecdsa_p521::provider(), ifma ? "avx512ifma" : "portable");
   }
   EXPECT_EQ(ecdsa_p256::signature_size, 64u);
   EXPECT_EQ(ecdsa_p256::public_key_size, 65u);

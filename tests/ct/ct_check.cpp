@@ -40,7 +40,7 @@
 #include <sealwire/hpke/hpke.hpp>
 
 #include "detail/ed25519_kernels.hpp"
-#include "detail/nist_p256_kernel.hpp"
+#include "detail/nist_kernel.hpp"
 #include "detail/poly1305_state.hpp"
 
 #include <valgrind/memcheck.h>
@@ -625,7 +625,7 @@ void bmi2_adx_kernels(outputs& o) {
 #if defined(__x86_64__)
 }  // namespace
 namespace sealwire::crypto::detail {
-extern const p256_kernel p256_kernel_bmi2;
+extern const nist_kernel p256_kernel_bmi2;
 }  // namespace sealwire::crypto::detail
 namespace {
 
