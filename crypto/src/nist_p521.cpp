@@ -16,7 +16,8 @@ const nist_kernel p521_kernel_portable = {"portable", &E::shared, &E::base, &E::
 
 const nist_kernel& p521_kernel_choice() noexcept {
 #if SEALWIRE_X86_KERNELS
-  if (cpu::has(cpu::avx512f | cpu::avx512vl | cpu::avx512ifma | cpu::avx2)) return p521_kernel_ifma;
+  // The features its file is built for (the ifma ISA flags).
+  if (cpu::has(cpu::avx512f | cpu::avx512vl | cpu::avx512bw | cpu::avx512ifma | cpu::avx2)) return p521_kernel_ifma;
 #endif
   return p521_kernel_portable;
 }

@@ -260,7 +260,8 @@ TEST_F(EcdhNist, ProviderFollowsTheCpuLevel) {
   for (const auto level : test::cpu_levels()) {
     const test::scoped_cpu_level forced(level);
     const bool mulx = crypto::cpu::has(crypto::cpu::avx2 | crypto::cpu::bmi2 | crypto::cpu::adx);
-    const bool ifma = crypto::cpu::has(crypto::cpu::avx512f | crypto::cpu::avx512vl | crypto::cpu::avx512ifma);
+    const bool ifma = crypto::cpu::has(crypto::cpu::avx512f | crypto::cpu::avx512vl | crypto::cpu::avx512bw |
+                                       crypto::cpu::avx512ifma | crypto::cpu::avx2);
     EXPECT_EQ(crypto::p256::provider(), mulx ? "bmi2" : "portable");
     EXPECT_EQ(crypto::p384::provider(), "portable");
     EXPECT_EQ(crypto::p521::provider(), ifma ? "avx512ifma" : "portable");

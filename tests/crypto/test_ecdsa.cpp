@@ -227,7 +227,8 @@ TEST_F(Ecdsa, ProviderAndSizes) {
   for (const auto level : test::cpu_levels()) {
     const test::scoped_cpu_level forced(level);
     const bool mulx = crypto::cpu::has(crypto::cpu::avx2 | crypto::cpu::bmi2 | crypto::cpu::adx);
-    const bool ifma = crypto::cpu::has(crypto::cpu::avx512f | crypto::cpu::avx512vl | crypto::cpu::avx512ifma);
+    const bool ifma = crypto::cpu::has(crypto::cpu::avx512f | crypto::cpu::avx512vl | crypto::cpu::avx512bw |
+                                       crypto::cpu::avx512ifma | crypto::cpu::avx2);
     EXPECT_EQ(ecdsa_p256::provider(), mulx ? "bmi2" : "portable");
     EXPECT_EQ(ecdsa_p384::provider(), "portable");
     EXPECT_EQ(ecdsa_p521::provider(), ifma ? "avx512ifma" : "portable");

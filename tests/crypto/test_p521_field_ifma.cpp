@@ -33,7 +33,8 @@ constexpr std::uint64_t m48 = (std::uint64_t{1} << 48) - 1;
 
 bool has_ifma() {
   const auto f = crypto::cpu::detected();
-  const std::uint32_t need = crypto::cpu::avx512f | crypto::cpu::avx512vl | crypto::cpu::avx512ifma;
+  const std::uint32_t need =
+      crypto::cpu::avx512f | crypto::cpu::avx512vl | crypto::cpu::avx512bw | crypto::cpu::avx512ifma | crypto::cpu::avx2;
   return (f & need) == need;
 }
 
@@ -184,6 +185,7 @@ void check_pair(const bn_field& bn, const fe& a, const fe& b) {
   EXPECT_TRUE(bounded(r, tight_max)) << "mul of loose";
   pf::sqr(r.data(), l.data());
   EXPECT_EQ(bn.value(r), bn.op(l, l, '*')) << "sqr of loose";
+  EXPECT_TRUE(bounded(r, tight_max)) << "sqr of loose";
   pf::sub(r.data(), l.data(), b.data());
   EXPECT_EQ(bn.value(r), bn.op(l, b, '-')) << "sub of loose";
   EXPECT_TRUE(bounded(r, tight_max)) << "sub of loose";
@@ -209,6 +211,16 @@ void check_pair(const bn_field& bn, const fe& a, const fe& b) {
   ASSERT_TRUE(pf::from_bytes(back.data(), out));
   EXPECT_EQ(bn.value(back), bn.value(a)) << "from_bytes";
   EXPECT_TRUE(bounded(back, m48)) << "from_bytes";
+  // The canonical form of a loose value, and the zero test of a zero that
+  // is not all-zero limbs: a - a is 4 (2^528 - 2^7) before its carry.
+  pf::to_bytes(out, l.data());
+  EXPECT_EQ(test::to_hex(std::span<const std::uint8_t>(out, 66)), bn.value(l)) << "to_bytes of loose";
+  EXPECT_EQ(pf::zero_mask(l.data()), bn.value(l) == std::string(132, '0') ? ~std::uint64_t{0} : 0)
+      << "zero_mask of loose";
+  pf::sub(r.data(), a.data(), a.data());
+  EXPECT_EQ(pf::zero_mask(r.data()), ~std::uint64_t{0}) << "zero_mask of a - a";
+  pf::to_bytes(out, r.data());
+  EXPECT_EQ(test::to_hex(std::span<const std::uint8_t>(out, 66)), std::string(132, '0')) << "to_bytes of a - a";
 }
 
 }  // namespace

@@ -88,10 +88,11 @@ struct p521_ifma_field {
     return {_mm512_permutex2var_epi64(lo, idx, hi), _mm512_alignr_epi64(hi, lo, 7)};
   }
 
-  // carry: one parallel carry step for lanes below 2^63. Each limb keeps
-  // its low 48 bits and takes the carry (below 2^15) of the limb below;
-  // limb 10's carry has weight 2^528 = 2^7 and goes to limb 0 shifted by 7.
-  // The result is tight (below 2^48 + 2^22) and lanes 3-7 of hi are zeroed.
+  // carry: one parallel carry step. Each limb keeps its low 48 bits and
+  // takes the carry of the limb below; limb 10's carry has weight
+  // 2^528 = 2^7 and goes to limb 0 shifted by 7. For lanes below 2^63 the
+  // carries are below 2^15 and the result is tight (below 2^48 + 2^22);
+  // lanes 3-7 of hi are zeroed.
   [[gnu::always_inline]] static inline reg carry(const __m512i lo, const __m512i hi) noexcept {
     const __m512i mask = _mm512_set1_epi64(static_cast<long long>(m48));
     const reg c = up_one(_mm512_srli_epi64(lo, 48), _mm512_srli_epi64(hi, 48));
@@ -183,10 +184,13 @@ struct p521_ifma_field {
                  _mm512_add_epi64(lo1, _mm512_slli_epi64(h.hi, 4)));
   }
 
-  // mul: out = a b; a and b loose, out tight. Bounds of the columns: below
-  // 11 2^52 from the low halves and 16 * 11 2^48 from the high ones, below
-  // 2^62.6 in column 0 with its 2^11 (limbs below 2^50), so the carry's
-  // 64-bit lanes never overflow. out may alias a or b.
+  // mul: out = a b; a and b loose, out tight. Bounds of the columns: the
+  // IFMA inputs are below 2^52 (a'_0 below 2^50 + 2^9, the W below
+  // 2^48 + 2^9), each column sums eleven low halves (below 2^52 each) and
+  // sixteen times eleven high halves (below 2^48 + 2^7 each): below
+  // 2^56.5; column 0 takes the top column's high halves times 2^11, and
+  // those come from place 10's 41-bit limbs (below 2^39 each): below
+  // 2^55.8. The carry's lanes are far from 2^63. out may alias a or b.
   [[gnu::always_inline]] static inline void mul(fe& out, const fe& a, const fe& b) noexcept {
     const reg r = product(load(a), b.v);
     store(out, r);
