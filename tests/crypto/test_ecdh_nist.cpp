@@ -737,28 +737,27 @@ TEST_F(EcdhNist, GenerateRejectsOutOfRangeDraws) {
   });
 }
 
-// P-256 has two kernels (portable, BMI2/ADX): the vectors, the edge scalars,
-// the Wycheproof point file, the OpenSSL differential and the structured
-// scalars at every level.
-TEST_F(EcdhNist, P256AtEveryLevel) {
+namespace {
+
+// every_kernel_check runs the vectors, the edge scalars, the Wycheproof
+// point file, the OpenSSL differential and the structured scalars at every
+// CPU level: for the curves with more than one kernel.
+template <class E>
+void every_kernel_check() {
   test::at_every_level([] {
-    SCOPED_TRACE(crypto::p256::provider());
-    rfc5903_section8<p256>();
-    small_and_edge_scalars<p256>();
-    wycheproof_ecpoint_file<p256>();
-    differential_against_openssl<p256>();
-    structured_scalars_agree_with_openssl<p256>();
+    SCOPED_TRACE(E::provider());
+    rfc5903_section8<E>();
+    small_and_edge_scalars<E>();
+    wycheproof_ecpoint_file<E>();
+    differential_against_openssl<E>();
+    structured_scalars_agree_with_openssl<E>();
   });
 }
 
-// P-521 likewise (portable, AVX-512 IFMA).
-TEST_F(EcdhNist, P521AtEveryLevel) {
-  test::at_every_level([] {
-    SCOPED_TRACE(crypto::p521::provider());
-    rfc5903_section8<p521>();
-    small_and_edge_scalars<p521>();
-    wycheproof_ecpoint_file<p521>();
-    differential_against_openssl<p521>();
-    structured_scalars_agree_with_openssl<p521>();
-  });
-}
+}  // namespace
+
+// P-256 has two kernels (portable, BMI2/ADX).
+TEST_F(EcdhNist, P256AtEveryLevel) { every_kernel_check<p256>(); }
+
+// P-521 has two kernels (portable, AVX-512 IFMA).
+TEST_F(EcdhNist, P521AtEveryLevel) { every_kernel_check<p521>(); }
