@@ -44,9 +44,9 @@ extern const nist_kernel p521_kernel_ifma;
 // p256_kernel_choice: the BMI2/ADX kernel when the enabled CPU level has
 // AVX2, BMI2 and ADX (its tables are scanned in AVX2 words), else the
 // portable one. p521_kernel_choice: the IFMA kernel when the enabled level
-// has AVX-512F/VL and IFMA (the avx512 level), else the portable one. Both
-// are asked on every call, so a forced level in the tests takes effect at
-// once.
+// has AVX-512F/VL/BW, IFMA and AVX2 (the avx512 level; the features its file
+// is built for), else the portable one. Both are asked on every call, so a
+// forced level in the tests takes effect at once.
 const nist_kernel& p256_kernel_choice() noexcept;
 const nist_kernel& p521_kernel_choice() noexcept;
 
