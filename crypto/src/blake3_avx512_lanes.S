@@ -250,7 +250,8 @@
 // mostly alone, as if the rounds waited for them (16 inputs of 16 blocks,
 // TSC cycles: 5,870 against 5,100 for the official BLAKE3 assembly, and
 // 4,720 with the shuffles left out). Transposed a block ahead, their work
-// overlaps the rounds: 5,150. Three of the four lane stages run between the
+// overlaps the rounds: 5,150 to 5,300, within 1-2% of the official's in the
+// same runs. Three of the four lane stages run between the
 // rounds (after rounds 1, 2 and 3), in the registers that the rounds leave
 // free, a little faster than all before them.
 //   0(%rsp), 1024(%rsp)  the two message buffers: word k at 64 * k
@@ -260,7 +261,7 @@
 // rbx: this block's buffer, rax the other's, r14 the xor of the two, r15
 // this block's flags word. The flags are computed once, in the prologue:
 // per block, with a store and a broadcast load of the stored word (as in
-// BLOCK_START), the loop took 0.8% longer.
+// BLOCK_START), the loop took 0.4% longer.
 // Rows of inputs 4g to 4g + 3 go to zmm16 + 4g to zmm19 + 4g; after the 4x4
 // transposes, register 16 + 4g + k holds their output k (X16_LANES).
     .set X16_FLAGS, 2048
