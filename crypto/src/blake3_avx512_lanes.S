@@ -267,6 +267,60 @@
     .set X16_FLAGS, 2048
     .set X16_FRAME, 2112
 
+// FRAME_ENTER: the loops' shared entry: nothing to do for zero blocks
+// (to 9: in FRAME_LEAVE), rbp and the callee-saved registers pushed, then
+// a frame of `size` bytes aligned to 64.
+.macro FRAME_ENTER size
+    test %rdx, %rdx
+    jz 9f
+    push %rbp
+    .cfi_adjust_cfa_offset 8
+    .cfi_offset %rbp, -16
+    mov %rsp, %rbp
+    .cfi_def_cfa_register %rbp
+    push %rbx
+    push %r12
+    push %r13
+    push %r14
+    push %r15
+    .cfi_offset %rbx, -24
+    .cfi_offset %r12, -32
+    .cfi_offset %r13, -40
+    .cfi_offset %r14, -48
+    .cfi_offset %r15, -56
+    sub $\size, %rsp
+    and $-64, %rsp
+.endm
+
+// FRAME_LEAVE: the loops' shared exit: the frame's first `wipe` bytes (a
+// multiple of 64: the transposed message) cleared, the registers restored,
+// and the return (label 9: for zero blocks).
+.macro FRAME_LEAVE wipe
+    vpxord %zmm8, %zmm8, %zmm8
+    .set frame_off, 0
+    .rept \wipe / 64
+    vmovdqa32 %zmm8, frame_off(%rsp)
+    .set frame_off, frame_off + 64
+    .endr
+    lea -40(%rbp), %rsp
+    pop %r15
+    pop %r14
+    pop %r13
+    pop %r12
+    pop %rbx
+    pop %rbp
+    .cfi_def_cfa %rsp, 8
+    .cfi_restore %r15
+    .cfi_restore %r14
+    .cfi_restore %r13
+    .cfi_restore %r12
+    .cfi_restore %rbx
+    .cfi_restore %rbp
+9:
+    vzeroupper
+    ret
+.endm
+
 // X16_ROWS: the blocks at disp of the sixteen inputs into registers 16-31
 // and their 4x4 transposes (scratch 8-11).
 .macro X16_ROWS disp
@@ -341,25 +395,7 @@
 sealwire_blake3_x16_blocks_avx512:
     .cfi_startproc
     endbr64
-    test %rdx, %rdx
-    jz 9f
-    push %rbp
-    .cfi_adjust_cfa_offset 8
-    .cfi_offset %rbp, -16
-    mov %rsp, %rbp
-    .cfi_def_cfa_register %rbp
-    push %rbx
-    push %r12
-    push %r13
-    push %r14
-    push %r15
-    .cfi_offset %rbx, -24
-    .cfi_offset %r12, -32
-    .cfi_offset %r13, -40
-    .cfi_offset %r14, -48
-    .cfi_offset %r15, -56
-    sub $X16_FRAME, %rsp
-    and $-64, %rsp
+    FRAME_ENTER X16_FRAME
     lea (%rsi, %rsi, 2), %r10
     lea (%rdi, %rsi, 4), %r11
     lea (%r11, %rsi, 4), %r12
@@ -455,29 +491,7 @@ sealwire_blake3_x16_blocks_avx512:
     vmovdqu32 %zmm6, 6*64(%rcx)
     vmovdqu32 %zmm7, 7*64(%rcx)
     // The transposed input on the stack is cleared, as in the 32-lane loop.
-    vpxord %zmm8, %zmm8, %zmm8
-    .set x16_off, 0
-    .rept X16_FLAGS / 64
-    vmovdqa32 %zmm8, x16_off(%rsp)
-    .set x16_off, x16_off + 64
-    .endr
-    lea -40(%rbp), %rsp
-    pop %r15
-    pop %r14
-    pop %r13
-    pop %r12
-    pop %rbx
-    pop %rbp
-    .cfi_def_cfa %rsp, 8
-    .cfi_restore %r15
-    .cfi_restore %r14
-    .cfi_restore %r13
-    .cfi_restore %r12
-    .cfi_restore %rbx
-    .cfi_restore %rbp
-9:
-    vzeroupper
-    ret
+    FRAME_LEAVE X16_FLAGS
     .cfi_endproc
     .size sealwire_blake3_x16_blocks_avx512, .-sealwire_blake3_x16_blocks_avx512
 
@@ -722,25 +736,7 @@ sealwire_blake3_x4_blocks_avx512:
 sealwire_blake3_x32_blocks_avx512:
     .cfi_startproc
     endbr64
-    test %rdx, %rdx
-    jz 9f
-    push %rbp
-    .cfi_adjust_cfa_offset 8
-    .cfi_offset %rbp, -16
-    mov %rsp, %rbp
-    .cfi_def_cfa_register %rbp
-    push %rbx
-    push %r12
-    push %r13
-    push %r14
-    push %r15
-    .cfi_offset %rbx, -24
-    .cfi_offset %r12, -32
-    .cfi_offset %r13, -40
-    .cfi_offset %r14, -48
-    .cfi_offset %r15, -56
-    sub $X32_FRAME, %rsp
-    and $-64, %rsp
+    FRAME_ENTER X32_FRAME
     // Counters and flags to the frame; r8 and r9 then hold row bases.
     vmovdqu32 (%r8), %zmm8
     vmovdqu32 64(%r8), %zmm9
@@ -873,29 +869,7 @@ sealwire_blake3_x32_blocks_avx512:
     vmovdqu32 %zmm23, 15*64(%rcx)
     // The transposed input on the stack is cleared: in key derivation the
     // input is key material.
-    vpxord %zmm8, %zmm8, %zmm8
-    .set x32_off, 0
-    .rept X32_CTR / 64
-    vmovdqa32 %zmm8, x32_off(%rsp)
-    .set x32_off, x32_off + 64
-    .endr
-    lea -40(%rbp), %rsp
-    pop %r15
-    pop %r14
-    pop %r13
-    pop %r12
-    pop %rbx
-    pop %rbp
-    .cfi_def_cfa %rsp, 8
-    .cfi_restore %r15
-    .cfi_restore %r14
-    .cfi_restore %r13
-    .cfi_restore %r12
-    .cfi_restore %rbx
-    .cfi_restore %rbp
-9:
-    vzeroupper
-    ret
+    FRAME_LEAVE X32_CTR
     .cfi_endproc
     .size sealwire_blake3_x32_blocks_avx512, .-sealwire_blake3_x32_blocks_avx512
 
