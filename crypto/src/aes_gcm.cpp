@@ -563,9 +563,14 @@ void process_with(const gcm_kernels& ks, gcm_state& st, bool encrypt, std::uint8
     }
     return;
   }
-  // The first call generates only the keystream it needs (a one-shot
-  // message); later calls (pieces) the rest of the unit at once.
+  // Later calls (pieces) generate the rest of the unit at once. The first
+  // call does too when there is a wide kernel: its 16 blocks cost no more
+  // than a few through the narrow one (a 64-byte message opens as fast
+  // either way), and a first piece's tail then leaves the second piece no
+  // keystream to make. Without one, the first call generates only what it
+  // needs (a one-shot message).
   const bool ahead = st.calls != 0;
+  const bool wide_first = ks.ctr_wide != nullptr;
   if (st.calls != 0xff) ++st.calls;
   // Decrypting pieces with the lagged kernel: a piece's whole units and the
   // unit it completes are hashed in stitched steps, the last beside the
@@ -591,7 +596,7 @@ void process_with(const gcm_kernels& ks, gcm_state& st, bool encrypt, std::uint8
     }
     const std::size_t take = std::min<std::size_t>(n, unit_bytes - st.unit_pos);
     const std::size_t end = st.unit_pos + take;
-    if (end > st.unit_ks_len) unit_keystream(ks, st, ahead ? unit_bytes : (end + 15) / 16 * 16);
+    if (end > st.unit_ks_len) unit_keystream(ks, st, ahead || wide_first ? unit_bytes : (end + 15) / 16 * 16);
     xor_keep_with(ks, st, encrypt, out, in, take);
     st.unit_pos = static_cast<std::uint16_t>(end);
     out += take;
