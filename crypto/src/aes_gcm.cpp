@@ -8,6 +8,7 @@
 #include <sealwire/crypto/ct.hpp>
 
 #include "detail/bytes.hpp"
+#include "detail/cpu_features.hpp"
 #include "detail/gcm_kernels.hpp"
 
 #include <algorithm>
@@ -278,7 +279,7 @@ constexpr gcm_kernels vaes_kernels{"vaes+vpclmul",       &aes_expand_aesni,    &
 
 const gcm_kernels& select() noexcept {
 #if SEALWIRE_X86_KERNELS
-  const std::uint32_t f = cpu::enabled();
+  const std::uint32_t f = detail::cpu_features();
   constexpr std::uint32_t aesni = cpu::aesni | cpu::pclmulqdq | cpu::sse41 | cpu::ssse3;
   constexpr std::uint32_t vaes = aesni | cpu::vaes | cpu::vpclmulqdq | cpu::avx512f | cpu::avx512vl | cpu::avx512bw;
   if ((f & vaes) == vaes) return vaes_kernels;

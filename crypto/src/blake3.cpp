@@ -8,6 +8,7 @@
 
 #include "detail/blake3_core.hpp"
 #include "detail/bytes.hpp"
+#include "detail/cpu_features.hpp"
 #include "detail/work_pool.hpp"
 
 #if SEALWIRE_X86_KERNELS
@@ -154,7 +155,7 @@ bool intel_cpu() noexcept {
 
 const blake3_kernels& kernels() noexcept {
 #if SEALWIRE_X86_KERNELS
-  const std::uint32_t f = cpu::enabled();
+  const std::uint32_t f = detail::cpu_features();
   constexpr std::uint32_t avx512_needs = cpu::avx512f | cpu::avx512vl | cpu::avx2;
   if ((f & avx512_needs) == avx512_needs) return intel_cpu() ? avx512_intel_kernels : avx512_kernels;
   if ((f & cpu::avx2) != 0) return avx2_kernels;

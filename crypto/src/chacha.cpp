@@ -7,6 +7,7 @@
 
 #include "detail/bytes.hpp"
 #include "detail/chacha_core.hpp"
+#include "detail/cpu_features.hpp"
 #include "detail/kernels.hpp"
 #include "detail/stream_state.hpp"
 
@@ -53,7 +54,7 @@ constexpr stream_kernels avx512_kernels{"avx512",
 
 const stream_kernels& stream_kernels_for(const stream_kernels& portable, const stream_kernels& sse41,
                                          const stream_kernels& avx2, const stream_kernels& avx512) noexcept {
-  const std::uint32_t f = cpu::enabled();
+  const std::uint32_t f = detail::cpu_features();
   if ((f & (cpu::avx512f | cpu::avx2)) == (cpu::avx512f | cpu::avx2)) return avx512;
   if ((f & cpu::avx2) != 0) return avx2;
   if ((f & (cpu::sse41 | cpu::ssse3)) == (cpu::sse41 | cpu::ssse3)) return sse41;
@@ -81,7 +82,7 @@ chacha_poly_fn chacha_poly_kernel() noexcept {
   // the opener's stage kernels also use AVX-512BW's byte masks.
   constexpr std::uint32_t need = cpu::avx512f | cpu::avx512bw | cpu::avx512vl | cpu::avx2 | cpu::avx512ifma |
                                  cpu::bmi2 | cpu::adx;
-  if ((cpu::enabled() & need) == need) return &chacha20_poly1305_x16_ifma;
+  if ((detail::cpu_features() & need) == need) return &chacha20_poly1305_x16_ifma;
 #endif
   return nullptr;
 }

@@ -2,6 +2,8 @@
 // CPU feature detection with cpuid and xgetbv, cached, with level forcing.
 #include <sealwire/crypto/cpu.hpp>
 
+#include "detail/cpu_features.hpp"
+
 #include <atomic>
 #include <cstdlib>
 
@@ -9,6 +11,10 @@
 #include <cpuid.h>
 #define SEALWIRE_X86 1
 #endif
+
+namespace sealwire::crypto::detail {
+constinit std::atomic<std::uint32_t> cpu_enabled_word{0};
+}  // namespace sealwire::crypto::detail
 
 namespace sealwire::crypto::cpu {
 namespace {
@@ -84,7 +90,10 @@ struct state {
   level apply(level want) noexcept {
     if (want > top) want = top;
     const level prev = max.exchange(want);
-    enabled.store(detected & level_features(want), std::memory_order_relaxed);
+    const std::uint32_t f = detected & level_features(want);
+    enabled.store(f, std::memory_order_relaxed);
+    static_assert((avx512_mask & detail::cpu_features_known) == 0, "the flag is not a feature");
+    detail::cpu_enabled_word.store(f | detail::cpu_features_known, std::memory_order_relaxed);
     return prev;
   }
 };

@@ -6,6 +6,7 @@
 
 #include <sealwire/crypto/cpu.hpp>
 
+#include "detail/cpu_features.hpp"
 #include "detail/keccak_round.hpp"
 
 namespace sealwire::crypto::detail {
@@ -57,7 +58,7 @@ bool have_bmi1() noexcept {
 
 const keccak_kernels& keccak_kernels_now() noexcept {
 #if SEALWIRE_X86_KERNELS
-  const std::uint32_t f = cpu::enabled();
+  const std::uint32_t f = detail::cpu_features();
   constexpr std::uint32_t avx512_needs = cpu::avx512f | cpu::avx512vl | cpu::avx2;
   if ((f & avx512_needs) == avx512_needs) return avx512_kernels;
   const bool bmi = (f & cpu::bmi2) != 0 && have_bmi1();

@@ -7,6 +7,7 @@
 #include <sealwire/crypto/cpu.hpp>
 
 #include "detail/bytes.hpp"
+#include "detail/cpu_features.hpp"
 #include "detail/kernels.hpp"
 #include "detail/poly1305_core.hpp"
 #include "detail/poly1305_state.hpp"
@@ -54,7 +55,7 @@ static_assert(poly1305_buffer_blocks >= 8, "the buffer holds a group of the IFMA
 
 const poly_kernels& select() noexcept {
 #if SEALWIRE_X86_KERNELS
-  const std::uint32_t f = cpu::enabled();
+  const std::uint32_t f = detail::cpu_features();
   const bool bmi = (f & (cpu::bmi2 | cpu::adx)) == (cpu::bmi2 | cpu::adx);
   if (bmi && (f & (cpu::avx512f | cpu::avx512ifma)) == (cpu::avx512f | cpu::avx512ifma)) return ifma_kernels;
   if ((f & cpu::avx2) != 0) return bmi ? avx2_kernels : avx2_nobmi_kernels;

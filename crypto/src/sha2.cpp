@@ -5,6 +5,7 @@
 #include <sealwire/crypto/ct.hpp>
 #include <sealwire/crypto/sha2.hpp>
 
+#include "detail/cpu_features.hpp"
 #include "detail/sha2_core.hpp"
 
 #include <algorithm>
@@ -51,7 +52,7 @@ using sha512_fn = void (*)(std::uint64_t*, const std::uint8_t*, std::size_t) noe
 
 compress_kernel<sha256_fn> sha256_kernel() noexcept {
 #if SEALWIRE_X86_KERNELS
-  const std::uint32_t f = cpu::enabled();
+  const std::uint32_t f = detail::cpu_features();
   if ((f & (cpu::sha_ni | cpu::sse41 | cpu::ssse3)) == (cpu::sha_ni | cpu::sse41 | cpu::ssse3)) {
     return {"sha_ni", &sha256_compress_shani};
   }
@@ -62,7 +63,7 @@ compress_kernel<sha256_fn> sha256_kernel() noexcept {
 
 compress_kernel<sha512_fn> sha512_kernel() noexcept {
 #if SEALWIRE_X86_KERNELS
-  const std::uint32_t f = cpu::enabled();
+  const std::uint32_t f = detail::cpu_features();
   constexpr std::uint32_t avx512_needs = cpu::avx512f | cpu::avx512vl | cpu::avx512bw | cpu::avx2 | cpu::bmi2;
   if ((f & avx512_needs) == avx512_needs) return {"avx512", &sha512_compress_avx512};
   if ((f & (cpu::avx2 | cpu::bmi2)) == (cpu::avx2 | cpu::bmi2)) return {"avx2", &sha512_compress_avx2};

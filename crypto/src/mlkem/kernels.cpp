@@ -2,6 +2,8 @@
 // The ML-KEM kernel tables and their run-time choice by CPU level.
 #include "kernels.hpp"
 
+#include "../detail/cpu_features.hpp"
+
 #include <sealwire/crypto/cpu.hpp>
 
 namespace sealwire::crypto::mlkem {
@@ -48,7 +50,7 @@ constexpr kernels avx2_table{
 
 const kernels& kernels_now() noexcept {
 #if SEALWIRE_X86_KERNELS
-  if ((cpu::enabled() & cpu::avx2) != 0) return avx2_table;
+  if ((detail::cpu_features() & cpu::avx2) != 0) return avx2_table;
 #endif
   return portable_table;
 }
