@@ -92,8 +92,7 @@ struct state {
     const level prev = max.exchange(want);
     const std::uint32_t f = detected & level_features(want);
     enabled.store(f, std::memory_order_relaxed);
-    static_assert((avx512_mask & detail::cpu_features_known) == 0, "the flag is not a feature");
-    detail::cpu_enabled_word.store(f | detail::cpu_features_known, std::memory_order_relaxed);
+    detail::cpu_enabled_word.store(f, std::memory_order_relaxed);
     return prev;
   }
 };
@@ -102,6 +101,11 @@ state& st() noexcept {
   static state s;
   return s;
 }
+
+// The state is made before main and before the static initialisers of
+// default priority (101 is the first priority left to programs), so that
+// detail::cpu_enabled_word holds the features before any kernel is chosen.
+[[gnu::constructor(101)]] void make_state_early() noexcept { (void)st(); }
 
 }  // namespace
 

@@ -2,6 +2,7 @@
 // CPU detection and level forcing.
 #include <sealwire/crypto/cpu.hpp>
 
+#include "detail/cpu_features.hpp"
 #include "vectors.hpp"
 
 #include <cstdlib>
@@ -14,6 +15,10 @@ namespace cpu = sealwire::crypto::cpu;
 using sealwire::test::scoped_cpu_level;
 
 namespace {
+
+// What the kernel choices read during this file's static initialisation
+// (default priority): cpu.cpp's early constructor must have run by then.
+const std::uint32_t features_at_static_init = sealwire::crypto::detail::cpu_features();
 
 // The Linux kernel's view of the CPU flags, for a differential check of cpuid.
 std::set<std::string> proc_cpuinfo_flags() {
@@ -58,10 +63,19 @@ TEST(Cpu, ForcingEachLevelRestrictsFeatures) {
     const cpu::level expect = l <= cpu::detected_level() ? l : cpu::detected_level();
     EXPECT_EQ(cpu::active_level(), expect);
     EXPECT_EQ(cpu::enabled(), cpu::detected() & cpu::level_features(expect));
+    EXPECT_EQ(sealwire::crypto::detail::cpu_features(), cpu::enabled()) << "the kernels' inline read";
     if (expect == cpu::level::portable) {
       EXPECT_EQ(cpu::enabled(), 0u);
     }
   }
+}
+
+TEST(Cpu, KernelChoicesSeeFeaturesBeforeMain) {
+  // No level is forced around this test, so the initial level (the
+  // environment's or the CPU's) is still active: the static initialiser
+  // above must already have read its features, not the zero before them.
+  EXPECT_EQ(features_at_static_init, cpu::enabled());
+  EXPECT_EQ(sealwire::crypto::detail::cpu_features(), cpu::enabled());
 }
 
 TEST(Cpu, ForcingAboveDetectedIsClamped) {
