@@ -298,7 +298,44 @@ template <std::size_t S>
   _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 16), h1.v);
 }
 
+// message_one: the first round's x, y, z, w of one 64-byte block (see the
+// top of the file), from its four 16-byte quarters with one-cycle shuffles,
+// so that the first G waits only for a load and a shuffle.
+[[gnu::always_inline]] inline void message_one(const std::uint8_t* p, rows128& x, rows128& y, rows128& z,
+                                               rows128& w) {
+  const __m128 q0 = _mm_castsi128_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+  const __m128 q1 = _mm_castsi128_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16)));
+  const __m128 q2 = _mm_castsi128_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 32)));
+  const __m128 q3 = _mm_castsi128_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 48)));
+  x = {_mm_castps_si128(_mm_shuffle_ps(q0, q1, _MM_SHUFFLE(2, 0, 2, 0)))};  // m0, m2, m4, m6
+  y = {_mm_castps_si128(_mm_shuffle_ps(q0, q1, _MM_SHUFFLE(3, 1, 3, 1)))};  // m1, m3, m5, m7
+  // (m8, m10, m12, m14) and (m9, m11, m13, m15), turned by one word.
+  z = {_mm_shuffle_epi32(_mm_castps_si128(_mm_shuffle_ps(q2, q3, _MM_SHUFFLE(2, 0, 2, 0))), _MM_SHUFFLE(2, 1, 0, 3))};
+  w = {_mm_shuffle_epi32(_mm_castps_si128(_mm_shuffle_ps(q2, q3, _MM_SHUFFLE(3, 1, 3, 1))), _MM_SHUFFLE(2, 1, 0, 3))};
+}
+
 }  // namespace
+
+// One compression in 128-bit rows, all sixteen output words.
+void blake3_compress_rows_avx512(const std::uint32_t cv[8], const std::uint8_t* block, std::uint32_t block_len,
+                                 std::uint64_t counter, std::uint32_t flags, std::uint32_t out[16]) noexcept {
+  const __m128i h0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(cv));
+  const __m128i h1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(cv + 4));
+  rows128 a[1] = {{h0}}, b[1] = {{h1}};
+  rows128 c[1] = {{_mm_loadu_si128(reinterpret_cast<const __m128i*>(blake3_iv))}};
+  rows128 d[1] = {{_mm_setr_epi32(static_cast<int>(static_cast<std::uint32_t>(counter)),
+                                  static_cast<int>(static_cast<std::uint32_t>(counter >> 32)),
+                                  static_cast<int>(block_len), static_cast<int>(flags))}};
+  rows128 x[1], y[1], z[1], w[1];
+  message_one(block, x[0], y[0], z[0], w[0]);
+  compress_rows(a, b, c, d, x, y, z, w);
+  // Spec 2.2: the first half is state 0-7 xor 8-15, the second 8-15 xor the input chaining value.
+  auto* o = reinterpret_cast<__m128i*>(out);
+  _mm_storeu_si128(o, _mm_xor_si128(a[0].v, c[0].v));
+  _mm_storeu_si128(o + 1, _mm_xor_si128(b[0].v, d[0].v));
+  _mm_storeu_si128(o + 2, _mm_xor_si128(c[0].v, h0));
+  _mm_storeu_si128(o + 3, _mm_xor_si128(d[0].v, h1));
+}
 
 // Any number of inputs: eight at a time (two sets of four, their chains
 // interleaved), five to seven the same way with repeated lanes, then three
