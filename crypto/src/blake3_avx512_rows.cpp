@@ -380,30 +380,19 @@ namespace {
   v = _mm512_permutex2var_epi32(h0, _mm512_setr_epi32(22, 4, 6, 20, 30, 12, 14, 28, 23, 5, 7, 21, 31, 13, 15, 29), h1);
 }
 
-}  // namespace
 
-// Three parent levels in registers: 8 parents (two sets of four lanes), 4
-// (one set), 2 (a 256-bit vector); only the last two chaining values are
-// stored. Saves two stores and reloads of a level and two calls.
-void blake3_reduce16_rows_avx512(const std::uint8_t* in, const std::uint32_t key[8], std::uint32_t flags,
-                                 std::uint8_t* out) noexcept {
+// reduce_levels3: the three parent levels from the eight parents whose
+// first round's message is x, y, z, w (two sets of four lanes) to the two
+// chaining values written to out: 8 parents, 4 (one set), 2 (a 256-bit
+// vector); only the last two chaining values are stored.
+[[gnu::always_inline]] inline void reduce_levels3(rows512 (&x)[2], rows512 (&y)[2], rows512 (&z)[2],
+                                                  rows512 (&w)[2], const std::uint32_t key[8], std::uint32_t flags,
+                                                  std::uint8_t* out) noexcept {
   const rows512 k0{_mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(key)))};
   const rows512 k1{_mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(key + 4)))};
   const rows512 iv{_mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(blake3_iv)))};
   const rows512 r3{row3_512(0, false, flags)};
-  // Eight parents: blocks 4s .. 4s + 3 in set s.
-  rows512 a[2], b[2], c[2], d[2], x[2], y[2], z[2], w[2];
-  for (std::size_t s = 0; s < 2; ++s) {
-    const std::uint8_t* p = in + 4 * blake3_block_len * s;
-    __m512i u01, v01, u23, v23;
-    message_pair(load_block(p), load_block(p + blake3_block_len), u01, v01);
-    message_pair(load_block(p + 2 * blake3_block_len), load_block(p + 3 * blake3_block_len), u23, v23);
-    x[s] = {_mm512_shuffle_i32x4(u01, u23, _MM_SHUFFLE(1, 0, 1, 0))};
-    y[s] = {_mm512_shuffle_i32x4(u01, u23, _MM_SHUFFLE(3, 2, 3, 2))};
-    z[s] = {_mm512_shuffle_i32x4(v01, v23, _MM_SHUFFLE(1, 0, 1, 0))};
-    w[s] = {_mm512_shuffle_i32x4(v01, v23, _MM_SHUFFLE(3, 2, 3, 2))};
-    a[s] = k0, b[s] = k1, c[s] = iv, d[s] = r3;
-  }
+  rows512 a[2] = {k0, k0}, b[2] = {k1, k1}, c[2] = {iv, iv}, d[2] = {r3, r3};
   compress_rows(a, b, c, d, x, y, z, w);
   // Four parents: set s's values are parents 2s and 2s + 1's children.
   __m512i u[2], v[2];
@@ -425,6 +414,78 @@ void blake3_reduce16_rows_avx512(const std::uint8_t* in, const std::uint32_t key
   const __m256i h0 = _mm256_xor_si256(a3[0].v, c3[0].v), h1 = _mm256_xor_si256(b3[0].v, d3[0].v);
   _mm512_storeu_si512(out, _mm512_permutexvar_epi64(_mm512_setr_epi64(0, 1, 4, 5, 2, 3, 6, 7),
                                                     _mm512_inserti64x4(_mm512_castsi256_si512(h0), h1, 1)));
+}
+
+}  // namespace
+
+// Three parent levels in registers: 8 parents (two sets of four lanes), 4
+// (one set), 2 (a 256-bit vector); only the last two chaining values are
+// stored. Saves two stores and reloads of a level and two calls.
+void blake3_reduce16_rows_avx512(const std::uint8_t* in, const std::uint32_t key[8], std::uint32_t flags,
+                                 std::uint8_t* out) noexcept {
+  // Eight parents: blocks 4s .. 4s + 3 in set s.
+  rows512 x[2], y[2], z[2], w[2];
+  for (std::size_t s = 0; s < 2; ++s) {
+    const std::uint8_t* p = in + 4 * blake3_block_len * s;
+    __m512i u01, v01, u23, v23;
+    message_pair(load_block(p), load_block(p + blake3_block_len), u01, v01);
+    message_pair(load_block(p + 2 * blake3_block_len), load_block(p + 3 * blake3_block_len), u23, v23);
+    x[s] = {_mm512_shuffle_i32x4(u01, u23, _MM_SHUFFLE(1, 0, 1, 0))};
+    y[s] = {_mm512_shuffle_i32x4(u01, u23, _MM_SHUFFLE(3, 2, 3, 2))};
+    z[s] = {_mm512_shuffle_i32x4(v01, v23, _MM_SHUFFLE(1, 0, 1, 0))};
+    w[s] = {_mm512_shuffle_i32x4(v01, v23, _MM_SHUFFLE(3, 2, 3, 2))};
+  }
+  reduce_levels3(x, y, z, w, key, flags, out);
+}
+
+// The 16-lane block loop (blake3_avx512_lanes.S).
+extern "C" void sealwire_blake3_x16_blocks_avx512(const std::uint8_t* in, std::size_t stride, std::size_t blocks,
+                                                  void* cv, const void* counter,
+                                                  const std::uint32_t flags[3]) noexcept;
+
+// Sixteen chunks and the three parent levels above them. The 16-lane
+// loop's chaining values (vector j: word j of the sixteen chunks) become
+// the first level's message in registers, sixteen shuffles, where
+// blake3_hash_many_x16_avx512 and blake3_reduce16_rows_avx512 take 48 and
+// a store and reload in between.
+void blake3_hash16_reduce_avx512(const std::uint8_t* in, const std::uint32_t key[8], std::uint64_t counter,
+                                 std::uint32_t flags, std::uint8_t* out) noexcept {
+  alignas(64) __m512i cv[8];
+  alignas(64) __m512i ctr[2];
+  for (int i = 0; i < 8; ++i) cv[i] = _mm512_set1_epi32(static_cast<int>(key[i]));
+  // Chunk l's counter is counter + l; the high word takes the carry out of
+  // the low one (a low word below its starting value).
+  const __m512i base_lo = _mm512_set1_epi32(static_cast<int>(static_cast<std::uint32_t>(counter)));
+  const __m512i base_hi = _mm512_set1_epi32(static_cast<int>(static_cast<std::uint32_t>(counter >> 32)));
+  ctr[0] = _mm512_add_epi32(base_lo, _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+  ctr[1] = _mm512_mask_add_epi32(base_hi, _mm512_cmplt_epu32_mask(ctr[0], base_lo), base_hi, _mm512_set1_epi32(1));
+  const std::uint32_t block_flags[3] = {flags, blake3_chunk_start, blake3_chunk_end};
+  sealwire_blake3_x16_blocks_avx512(in, blake3_chunk_len, blake3_blocks_per_chunk, cv, ctr, block_flags);
+  const __m512i w0 = cv[0], w1 = cv[1], w2 = cv[2], w3 = cv[3], w4 = cv[4], w5 = cv[5], w6 = cv[6], w7 = cv[7];
+  // The chaining values (for a keyed hash, derived from the key) leave the
+  // stack; the zero is hidden so that the stores stay stores, not a memset.
+  __m512i zero = _mm512_setzero_si512();
+  __asm__("" : "+v"(zero));
+  for (auto& v : cv) v = zero;
+  __asm__ __volatile__("" : : "r"(cv) : "memory");
+  // Parent 4s + l (set s, lane l) has chunks 8s + 2l (left) and 8s + 2l + 1
+  // (right). left pairs two vectors' words of the left chunks, lane l
+  // getting set 0's pair then set 1's; right the same for the right chunks.
+  // An unpack of two such pairs gives set 0 (low halves) or set 1.
+  const __m512i left = _mm512_setr_epi32(0, 16, 8, 24, 2, 18, 10, 26, 4, 20, 12, 28, 6, 22, 14, 30);
+  const __m512i right = _mm512_setr_epi32(1, 17, 9, 25, 3, 19, 11, 27, 5, 21, 13, 29, 7, 23, 15, 31);
+  const __m512i t02 = _mm512_permutex2var_epi32(w0, left, w2), t46 = _mm512_permutex2var_epi32(w4, left, w6);
+  const __m512i t13 = _mm512_permutex2var_epi32(w1, left, w3), t57 = _mm512_permutex2var_epi32(w5, left, w7);
+  const __m512i t60 = _mm512_permutex2var_epi32(w6, right, w0), t24 = _mm512_permutex2var_epi32(w2, right, w4);
+  const __m512i t71 = _mm512_permutex2var_epi32(w7, right, w1), t35 = _mm512_permutex2var_epi32(w3, right, w5);
+  // x = (m0, m2, m4, m6), y = (m1, m3, m5, m7): left words 0, 2, 4, 6 and
+  // 1, 3, 5, 7; z = (m14, m8, m10, m12), w = (m15, m9, m11, m13): right
+  // words 6, 0, 2, 4 and 7, 1, 3, 5.
+  rows512 x[2] = {{_mm512_unpacklo_epi64(t02, t46)}, {_mm512_unpackhi_epi64(t02, t46)}};
+  rows512 y[2] = {{_mm512_unpacklo_epi64(t13, t57)}, {_mm512_unpackhi_epi64(t13, t57)}};
+  rows512 z[2] = {{_mm512_unpacklo_epi64(t60, t24)}, {_mm512_unpackhi_epi64(t60, t24)}};
+  rows512 w[2] = {{_mm512_unpacklo_epi64(t71, t35)}, {_mm512_unpackhi_epi64(t71, t35)}};
+  reduce_levels3(x, y, z, w, key, flags | blake3_parent, out);
 }
 
 }  // namespace sealwire::crypto::detail

@@ -195,6 +195,11 @@ void blake3_hash_many_rows_avx512(const std::uint8_t* in, std::size_t n_inputs, 
 // not overlapping in); flags include PARENT, never ROOT.
 void blake3_reduce16_rows_avx512(const std::uint8_t* in, const std::uint32_t key[8], std::uint32_t flags,
                                  std::uint8_t* out) noexcept;
+// blake3_hash16_reduce_avx512 hashes the sixteen whole chunks at in (chunk
+// `counter` first) and reduces their chaining values by three parent levels
+// to two, written to out (64 bytes); flags are the mode's (no PARENT).
+void blake3_hash16_reduce_avx512(const std::uint8_t* in, const std::uint32_t key[8], std::uint64_t counter,
+                                 std::uint32_t flags, std::uint8_t* out) noexcept;
 // blake3_compress_rows_avx512 is one compression (spec 2.2) of the 64-byte
 // block at `block`, in 128-bit rows, as blake3_compress_portable.
 void blake3_compress_rows_avx512(const std::uint32_t cv[8], const std::uint8_t* block, std::uint32_t block_len,
