@@ -138,8 +138,9 @@ constexpr blake3_kernels avx512_kernels{"avx512",
 // the row-wise one, whose chain is shorter than the portable compression's
 // scalar throughput (TSC cycles, same runs: a 64-byte hash, one
 // compression, 270 to 196; a 1 KiB hash, sixteen in a chain, 3,120 to
-// 2,710; a 16 KiB hash, whose root is the one single compression, the same
-// within 0.3%). Not measured on AMD, which keeps the portable one. A batch
+// 2,710; a 16 KiB hash, whose root is the one single compression, 6,200 to
+// 6,135 with the batch call below). Not measured on AMD, which keeps the
+// portable one. A batch
 // of sixteen chunks reduced to one or two values runs as one call that
 // turns the chunks' chaining values into the first parent level's message
 // in registers (a 16 KiB hash: 6,180 to 6,110 TSC cycles, the official
