@@ -251,21 +251,36 @@
 // TSC cycles: 5,870 against 5,100 for the official BLAKE3 assembly, and
 // 4,720 with the shuffles left out). Transposed a block ahead, their work
 // overlaps the rounds: 5,150 to 5,300, within 1-2% of the official's in the
-// same runs. Three of the four lane stages run between the
-// rounds (after rounds 1, 2 and 3), in the registers that the rounds leave
-// free, a little faster than all before them.
+// same runs.
+// The loop is then bound by the uops on ports 0 and 5 (the rounds' 792 and
+// the shuffles), so half of the transpose is done by loads and stores
+// instead, which use other ports: the block's 16-byte quarters are copied
+// to a staging area so that one 64-byte slot holds quarter q of four
+// inputs 4g + r (g = 0-3, for one r), and only the 4x4 transposes within
+// 128-bit lanes are left, 32 shuffles instead of 64 (16 inputs of 16
+// blocks, TSC cycles: 5,410 to 5,360, the official's 5,230 to 5,260 in the
+// same runs; 1,024 chunks: 2% fewer). A slot is loaded only rounds after
+// its four stores (after rounds 3 to 6; 2 to 5 measured the same), as a
+// load that spans several stores waits until they are in the cache. With
+// 8-byte pieces (sixteen vpermt2d left, 128 copies) the stores queued up
+// behind the rounds and the loop took 2-7% longer. The first block is
+// transposed in registers, as its rounds wait for it.
 //   0(%rsp), 1024(%rsp)  the two message buffers: word k at 64 * k
-//   2048(%rsp)           the flags of a middle block, the last, the first,
+//   2048(%rsp)           the staging area: slot (q, r) at 256 q + 64 r,
+//                        input 4g + r's quarter q in its 128-bit lane g
+//   3072(%rsp)           the flags of a middle block, the last, the first,
 //                        and a block both first and last (flags[0] or'ed
 //                        with flags[2], flags[1] or both)
 // rbx: this block's buffer, rax the other's, r14 the xor of the two, r15
 // this block's flags word. The flags are computed once, in the prologue:
 // per block, with a store and a broadcast load of the stored word (as in
 // BLOCK_START), the loop took 0.4% longer.
-// Rows of inputs 4g to 4g + 3 go to zmm16 + 4g to zmm19 + 4g; after the 4x4
-// transposes, register 16 + 4g + k holds their output k (X16_LANES).
-    .set X16_FLAGS, 2048
-    .set X16_FRAME, 2112
+// For the first block, rows of inputs 4g to 4g + 3 go to zmm16 + 4g to
+// zmm19 + 4g; after the 4x4 transposes, register 16 + 4g + k holds their
+// output k (X16_LANES).
+    .set X16_STAGE, 2048
+    .set X16_FLAGS, 3072
+    .set X16_FRAME, 3136
 
 // FRAME_ENTER: the loops' shared entry: nothing to do for zero blocks
 // (to 9: in FRAME_LEAVE), rbp and the callee-saved registers pushed, then
@@ -344,6 +359,62 @@
     TRANSPOSE4 z, 20, 21, 22, 23
     TRANSPOSE4 z, 24, 25, 26, 27
     TRANSPOSE4 z, 28, 29, 30, 31
+.endm
+
+// X16_STAGE_ROW: the block at disp(src) (input 4g + r) to the staging
+// area in 16-byte pieces: its quarter q to slot (q, r) = X16_STAGE +
+// 256 q + 64 r, 128-bit lane g (scratch xmm x0-x3).
+.macro X16_STAGE_ROW src, disp, g, r, x0, x1, x2, x3
+    vmovdqu32 \disp(\src), %xmm\x0
+    vmovdqu32 \disp+16(\src), %xmm\x1
+    vmovdqu32 \disp+32(\src), %xmm\x2
+    vmovdqu32 \disp+48(\src), %xmm\x3
+    vmovdqa32 %xmm\x0, X16_STAGE+64*\r+16*\g(%rsp)
+    vmovdqa32 %xmm\x1, X16_STAGE+256+64*\r+16*\g(%rsp)
+    vmovdqa32 %xmm\x2, X16_STAGE+512+64*\r+16*\g(%rsp)
+    vmovdqa32 %xmm\x3, X16_STAGE+768+64*\r+16*\g(%rsp)
+.endm
+
+// X16_STAGE_BLOCK: the blocks at disp of the sixteen inputs to the staging area.
+.macro X16_STAGE_BLOCK disp
+    X16_STAGE_ROW "%rdi", \disp, 0, 0, 16, 17, 18, 19
+    X16_STAGE_ROW "%rdi,%rsi,1", \disp, 0, 1, 20, 21, 22, 23
+    X16_STAGE_ROW "%rdi,%rsi,2", \disp, 0, 2, 24, 25, 26, 27
+    X16_STAGE_ROW "%rdi,%r10,1", \disp, 0, 3, 28, 29, 30, 31
+    X16_STAGE_ROW "%r11", \disp, 1, 0, 16, 17, 18, 19
+    X16_STAGE_ROW "%r11,%rsi,1", \disp, 1, 1, 20, 21, 22, 23
+    X16_STAGE_ROW "%r11,%rsi,2", \disp, 1, 2, 24, 25, 26, 27
+    X16_STAGE_ROW "%r11,%r10,1", \disp, 1, 3, 28, 29, 30, 31
+    X16_STAGE_ROW "%r12", \disp, 2, 0, 16, 17, 18, 19
+    X16_STAGE_ROW "%r12,%rsi,1", \disp, 2, 1, 20, 21, 22, 23
+    X16_STAGE_ROW "%r12,%rsi,2", \disp, 2, 2, 24, 25, 26, 27
+    X16_STAGE_ROW "%r12,%r10,1", \disp, 2, 3, 28, 29, 30, 31
+    X16_STAGE_ROW "%r13", \disp, 3, 0, 16, 17, 18, 19
+    X16_STAGE_ROW "%r13,%rsi,1", \disp, 3, 1, 20, 21, 22, 23
+    X16_STAGE_ROW "%r13,%rsi,2", \disp, 3, 2, 24, 25, 26, 27
+    X16_STAGE_ROW "%r13,%r10,1", \disp, 3, 3, 28, 29, 30, 31
+.endm
+
+// X16_FROM_STAGE: slots (q, 0) to (q, 3) (lane g: quarter q of inputs 4g to
+// 4g + 3) through 4x4 transposes within 128-bit lanes: message words 4q to
+// 4q + 3, stored to 64 * word(dst).
+.macro X16_FROM_STAGE q, dst
+    vmovdqa32 X16_STAGE+256*\q(%rsp), %zmm16
+    vmovdqa32 X16_STAGE+256*\q+64(%rsp), %zmm17
+    vmovdqa32 X16_STAGE+256*\q+128(%rsp), %zmm18
+    vmovdqa32 X16_STAGE+256*\q+192(%rsp), %zmm19
+    vpunpckldq %zmm17, %zmm16, %zmm20
+    vpunpckhdq %zmm17, %zmm16, %zmm21
+    vpunpckldq %zmm19, %zmm18, %zmm22
+    vpunpckhdq %zmm19, %zmm18, %zmm23
+    vpunpcklqdq %zmm22, %zmm20, %zmm16
+    vpunpckhqdq %zmm22, %zmm20, %zmm17
+    vpunpcklqdq %zmm23, %zmm21, %zmm18
+    vpunpckhqdq %zmm23, %zmm21, %zmm19
+    vmovdqa32 %zmm16, 256*\q(\dst)
+    vmovdqa32 %zmm17, 256*\q+64(\dst)
+    vmovdqa32 %zmm18, 256*\q+128(\dst)
+    vmovdqa32 %zmm19, 256*\q+192(\dst)
 .endm
 
 // HALF_GM: HALF_G on the sixteen-lane state's columns a0-d3 with message
@@ -434,15 +505,15 @@ sealwire_blake3_x16_blocks_avx512:
     vmovdqu32 7*64(%rcx), %zmm7
     .p2align 5
 1:
-    // The next block, if any: its rows, 4x4 transposes and first lane
-    // stage here, the other lane stages among the rounds below (for the
-    // last block they shuffle stale registers into the unused buffer).
+    // The next block, if any: its quarters to the staging area here, the
+    // 4x4 transposes among the rounds below (skipped for the last block:
+    // their 32 shuffles took 35 of the 5,335 TSC cycles of sixteen inputs
+    // of sixteen blocks).
     mov %rbx, %rax
     xor %r14, %rax
     cmp $1, %rdx
     je 2f
-    X16_ROWS 64
-    X16_LANES 16, 20, 24, 28, 8, 9, 10, 11, 0, %rax
+    X16_STAGE_BLOCK 64
 2:
     vpbroadcastd .Lsealwire_blake3_consts(%rip), %zmm8
     vpbroadcastd .Lsealwire_blake3_consts+4(%rip), %zmm9
@@ -453,14 +524,27 @@ sealwire_blake3_x16_blocks_avx512:
     vpbroadcastd .Lsealwire_blake3_consts+16(%rip), %zmm14
     vpbroadcastd (%r15), %zmm15
     ROUNDM 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
-    X16_LANES 17, 21, 25, 29, 16, 20, 24, 28, 1, %rax
     ROUNDM 2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8
-    X16_LANES 18, 22, 26, 30, 16, 20, 24, 28, 2, %rax
     ROUNDM 3, 4, 10, 12, 13, 2, 7, 14, 6, 5, 9, 0, 11, 15, 8, 1
-    X16_LANES 19, 23, 27, 31, 16, 20, 24, 28, 3, %rax
+    cmp $1, %rdx
+    je 4f
+    X16_FROM_STAGE 0, %rax
+4:
     ROUNDM 10, 7, 12, 9, 14, 3, 13, 15, 4, 0, 11, 2, 5, 8, 1, 6
+    cmp $1, %rdx
+    je 4f
+    X16_FROM_STAGE 1, %rax
+4:
     ROUNDM 12, 13, 9, 11, 15, 10, 14, 8, 7, 2, 5, 3, 0, 1, 6, 4
+    cmp $1, %rdx
+    je 4f
+    X16_FROM_STAGE 2, %rax
+4:
     ROUNDM 9, 14, 11, 5, 8, 12, 15, 1, 13, 3, 0, 10, 2, 6, 4, 7
+    cmp $1, %rdx
+    je 4f
+    X16_FROM_STAGE 3, %rax
+4:
     ROUNDM 11, 15, 5, 0, 1, 9, 8, 6, 14, 10, 2, 12, 3, 4, 7, 13
     vpxord %zmm8, %zmm0, %zmm0
     vpxord %zmm9, %zmm1, %zmm1
@@ -490,7 +574,8 @@ sealwire_blake3_x16_blocks_avx512:
     vmovdqu32 %zmm5, 5*64(%rcx)
     vmovdqu32 %zmm6, 6*64(%rcx)
     vmovdqu32 %zmm7, 7*64(%rcx)
-    // The transposed input on the stack is cleared, as in the 32-lane loop.
+    // The transposed and staged input on the stack is cleared, as in the
+    // 32-lane loop.
     FRAME_LEAVE X16_FLAGS
     .cfi_endproc
     .size sealwire_blake3_x16_blocks_avx512, .-sealwire_blake3_x16_blocks_avx512

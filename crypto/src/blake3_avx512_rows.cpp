@@ -21,7 +21,8 @@
 //   z = (m14, m8, m10, m12), w = (m15, m9, m11, m13) for the diagonals,
 // in the round's permuted order (spec 2.2, table 2). The next round's four
 // come from these with lane-local two-source permutations (vpermt2d, the
-// index repeated per lane), seven per round.
+// index repeated per lane), seven per round; for a single state, whose
+// time is G's chain, with eleven one-cycle shuffles and blends instead.
 #include <immintrin.h>
 
 #include "detail/blake3_core.hpp"
@@ -39,6 +40,15 @@ struct rows512 {
     return {_mm512_shuffle_epi32(x.v, static_cast<_MM_PERM_ENUM>(Imm))};
   }
   static rows512 perm2(rows512 a, __m512i idx, rows512 b) { return {_mm512_permutex2var_epi32(a.v, idx, b.v)}; }
+  template <int Imm>
+  static rows512 shuffle2(rows512 a, rows512 b) {
+    return {_mm512_castps_si512(_mm512_shuffle_ps(_mm512_castsi512_ps(a.v), _mm512_castsi512_ps(b.v), Imm))};
+  }
+  template <int Mask>
+  static rows512 blend(rows512 a, rows512 b) {
+    return {_mm512_mask_blend_epi32(static_cast<__mmask16>(Mask * 0x1111), a.v, b.v)};
+  }
+  static rows512 unpacklo(rows512 a, rows512 b) { return {_mm512_unpacklo_epi32(a.v, b.v)}; }
   static __m512i index(const int (&i)[16]) {
     return _mm512_setr_epi32(i[0], i[1], i[2], i[3], i[4], i[5], i[6], i[7], i[8], i[9], i[10], i[11], i[12], i[13],
                              i[14], i[15]);
@@ -59,6 +69,15 @@ struct rows256 {
     return {_mm256_shuffle_epi32(x.v, Imm)};
   }
   static rows256 perm2(rows256 a, __m256i idx, rows256 b) { return {_mm256_permutex2var_epi32(a.v, idx, b.v)}; }
+  template <int Imm>
+  static rows256 shuffle2(rows256 a, rows256 b) {
+    return {_mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(a.v), _mm256_castsi256_ps(b.v), Imm))};
+  }
+  template <int Mask>
+  static rows256 blend(rows256 a, rows256 b) {
+    return {_mm256_blend_epi32(a.v, b.v, Mask * 0x11)};
+  }
+  static rows256 unpacklo(rows256 a, rows256 b) { return {_mm256_unpacklo_epi32(a.v, b.v)}; }
   static __m256i index(const int (&i)[16]) { return _mm256_setr_epi32(i[0], i[1], i[2], i[3], i[4], i[5], i[6], i[7]); }
 };
 inline rows256 operator+(rows256 a, rows256 b) { return {_mm256_add_epi32(a.v, b.v)}; }
@@ -76,6 +95,15 @@ struct rows128 {
     return {_mm_shuffle_epi32(x.v, Imm)};
   }
   static rows128 perm2(rows128 a, __m128i idx, rows128 b) { return {_mm_permutex2var_epi32(a.v, idx, b.v)}; }
+  template <int Imm>
+  static rows128 shuffle2(rows128 a, rows128 b) {
+    return {_mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(a.v), _mm_castsi128_ps(b.v), Imm))};
+  }
+  template <int Mask>
+  static rows128 blend(rows128 a, rows128 b) {
+    return {_mm_blend_epi32(a.v, b.v, Mask)};
+  }
+  static rows128 unpacklo(rows128 a, rows128 b) { return {_mm_unpacklo_epi32(a.v, b.v)}; }
   static __m128i index(const int (&i)[16]) { return _mm_setr_epi32(i[0], i[1], i[2], i[3]); }
 };
 inline rows128 operator+(rows128 a, rows128 b) { return {_mm_add_epi32(a.v, b.v)}; }
@@ -153,6 +181,24 @@ template <class V, std::size_t S>
     //   y' = (m6, m10, m0, m13) = (x3, z2, x0, w3)
     //   z' = (m15, m1, m12, m9) = (w0, y0, z3, w1)
     //   w' = (m8, m11, m5, m14) = (z1, w2, y2, z0)
+    if constexpr (S == 1) {
+      // One state is bound by G's chain, which vpermt2d's three cycles of
+      // latency (and its one port) lengthened: the same words with one-
+      // cycle shuffles and blends, eleven instead of seven (sixteen chained
+      // compressions, TSC cycles: 2,474 to 2,148, the official BLAKE3's
+      // 2,090). Two or more states are bound by throughput instead, where
+      // the seven vpermt2d cost fewer uops.
+      const V tx = V::template shuffle2<_MM_SHUFFLE(3, 1, 2, 1)>(x[0], y[0]);  // x1, x2, y1, y3
+      const V ty = V::template shuffle2<_MM_SHUFFLE(2, 2, 0, 3)>(x[0], z[0]);  // x3, x0, z2, z2
+      const V tz = V::template blend<0x8>(V::unpacklo(w[0], y[0]), z[0]);      // w0, y0, w1, z3
+      const V tw = V::template blend<0x4>(V::template shuffle2<_MM_SHUFFLE(2, 2, 0, 1)>(z[0], w[0]),
+                                          y[0]);                               // z1, z0, y2, w2
+      x[0] = V::template shuffle<_MM_SHUFFLE(1, 3, 2, 0)>(tx);
+      y[0] = V::template blend<0x8>(V::template shuffle<_MM_SHUFFLE(3, 1, 2, 0)>(ty), w[0]);
+      z[0] = V::template shuffle<_MM_SHUFFLE(2, 3, 1, 0)>(tz);
+      w[0] = V::template shuffle<_MM_SHUFFLE(1, 2, 3, 0)>(tw);
+      continue;
+    }
     for (std::size_t s = 0; s < S; ++s) {
       const V nx = lane_perm<V, 1, 5, 7, 2>(x[s], y[s]);
       const V ny = lane_perm<V, 0, 1, 2, 7>(lane_perm<V, 3, 6, 0, 0>(x[s], z[s]), w[s]);
@@ -298,7 +344,44 @@ template <std::size_t S>
   _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 16), h1.v);
 }
 
+// message_one: the first round's x, y, z, w of one 64-byte block (see the
+// top of the file), from its four 16-byte quarters with one-cycle shuffles,
+// so that the first G waits only for a load and a shuffle.
+[[gnu::always_inline]] inline void message_one(const std::uint8_t* p, rows128& x, rows128& y, rows128& z,
+                                               rows128& w) {
+  const __m128 q0 = _mm_castsi128_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+  const __m128 q1 = _mm_castsi128_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16)));
+  const __m128 q2 = _mm_castsi128_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 32)));
+  const __m128 q3 = _mm_castsi128_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 48)));
+  x = {_mm_castps_si128(_mm_shuffle_ps(q0, q1, _MM_SHUFFLE(2, 0, 2, 0)))};  // m0, m2, m4, m6
+  y = {_mm_castps_si128(_mm_shuffle_ps(q0, q1, _MM_SHUFFLE(3, 1, 3, 1)))};  // m1, m3, m5, m7
+  // (m8, m10, m12, m14) and (m9, m11, m13, m15), turned by one word.
+  z = {_mm_shuffle_epi32(_mm_castps_si128(_mm_shuffle_ps(q2, q3, _MM_SHUFFLE(2, 0, 2, 0))), _MM_SHUFFLE(2, 1, 0, 3))};
+  w = {_mm_shuffle_epi32(_mm_castps_si128(_mm_shuffle_ps(q2, q3, _MM_SHUFFLE(3, 1, 3, 1))), _MM_SHUFFLE(2, 1, 0, 3))};
+}
+
 }  // namespace
+
+// One compression in 128-bit rows, all sixteen output words.
+void blake3_compress_rows_avx512(const std::uint32_t cv[8], const std::uint8_t* block, std::uint32_t block_len,
+                                 std::uint64_t counter, std::uint32_t flags, std::uint32_t out[16]) noexcept {
+  const __m128i h0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(cv));
+  const __m128i h1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(cv + 4));
+  rows128 a[1] = {{h0}}, b[1] = {{h1}};
+  rows128 c[1] = {{_mm_loadu_si128(reinterpret_cast<const __m128i*>(blake3_iv))}};
+  rows128 d[1] = {{_mm_setr_epi32(static_cast<int>(static_cast<std::uint32_t>(counter)),
+                                  static_cast<int>(static_cast<std::uint32_t>(counter >> 32)),
+                                  static_cast<int>(block_len), static_cast<int>(flags))}};
+  rows128 x[1], y[1], z[1], w[1];
+  message_one(block, x[0], y[0], z[0], w[0]);
+  compress_rows(a, b, c, d, x, y, z, w);
+  // Spec 2.2: the first half is state 0-7 xor 8-15, the second 8-15 xor the input chaining value.
+  auto* o = reinterpret_cast<__m128i*>(out);
+  _mm_storeu_si128(o, _mm_xor_si128(a[0].v, c[0].v));
+  _mm_storeu_si128(o + 1, _mm_xor_si128(b[0].v, d[0].v));
+  _mm_storeu_si128(o + 2, _mm_xor_si128(c[0].v, h0));
+  _mm_storeu_si128(o + 3, _mm_xor_si128(d[0].v, h1));
+}
 
 // Any number of inputs: eight at a time (two sets of four, their chains
 // interleaved), five to seven the same way with repeated lanes, then three
@@ -343,30 +426,19 @@ namespace {
   v = _mm512_permutex2var_epi32(h0, _mm512_setr_epi32(22, 4, 6, 20, 30, 12, 14, 28, 23, 5, 7, 21, 31, 13, 15, 29), h1);
 }
 
-}  // namespace
 
-// Three parent levels in registers: 8 parents (two sets of four lanes), 4
-// (one set), 2 (a 256-bit vector); only the last two chaining values are
-// stored. Saves two stores and reloads of a level and two calls.
-void blake3_reduce16_rows_avx512(const std::uint8_t* in, const std::uint32_t key[8], std::uint32_t flags,
-                                 std::uint8_t* out) noexcept {
+// reduce_levels3: the three parent levels from the eight parents whose
+// first round's message is x, y, z, w (two sets of four lanes) to the two
+// chaining values written to out: 8 parents, 4 (one set), 2 (a 256-bit
+// vector); only the last two chaining values are stored.
+[[gnu::always_inline]] inline void reduce_levels3(rows512 (&x)[2], rows512 (&y)[2], rows512 (&z)[2],
+                                                  rows512 (&w)[2], const std::uint32_t key[8], std::uint32_t flags,
+                                                  std::uint8_t* out) noexcept {
   const rows512 k0{_mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(key)))};
   const rows512 k1{_mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(key + 4)))};
   const rows512 iv{_mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(blake3_iv)))};
   const rows512 r3{row3_512(0, false, flags)};
-  // Eight parents: blocks 4s .. 4s + 3 in set s.
-  rows512 a[2], b[2], c[2], d[2], x[2], y[2], z[2], w[2];
-  for (std::size_t s = 0; s < 2; ++s) {
-    const std::uint8_t* p = in + 4 * blake3_block_len * s;
-    __m512i u01, v01, u23, v23;
-    message_pair(load_block(p), load_block(p + blake3_block_len), u01, v01);
-    message_pair(load_block(p + 2 * blake3_block_len), load_block(p + 3 * blake3_block_len), u23, v23);
-    x[s] = {_mm512_shuffle_i32x4(u01, u23, _MM_SHUFFLE(1, 0, 1, 0))};
-    y[s] = {_mm512_shuffle_i32x4(u01, u23, _MM_SHUFFLE(3, 2, 3, 2))};
-    z[s] = {_mm512_shuffle_i32x4(v01, v23, _MM_SHUFFLE(1, 0, 1, 0))};
-    w[s] = {_mm512_shuffle_i32x4(v01, v23, _MM_SHUFFLE(3, 2, 3, 2))};
-    a[s] = k0, b[s] = k1, c[s] = iv, d[s] = r3;
-  }
+  rows512 a[2] = {k0, k0}, b[2] = {k1, k1}, c[2] = {iv, iv}, d[2] = {r3, r3};
   compress_rows(a, b, c, d, x, y, z, w);
   // Four parents: set s's values are parents 2s and 2s + 1's children.
   __m512i u[2], v[2];
@@ -388,6 +460,78 @@ void blake3_reduce16_rows_avx512(const std::uint8_t* in, const std::uint32_t key
   const __m256i h0 = _mm256_xor_si256(a3[0].v, c3[0].v), h1 = _mm256_xor_si256(b3[0].v, d3[0].v);
   _mm512_storeu_si512(out, _mm512_permutexvar_epi64(_mm512_setr_epi64(0, 1, 4, 5, 2, 3, 6, 7),
                                                     _mm512_inserti64x4(_mm512_castsi256_si512(h0), h1, 1)));
+}
+
+}  // namespace
+
+// Three parent levels in registers: 8 parents (two sets of four lanes), 4
+// (one set), 2 (a 256-bit vector); only the last two chaining values are
+// stored. Saves two stores and reloads of a level and two calls.
+void blake3_reduce16_rows_avx512(const std::uint8_t* in, const std::uint32_t key[8], std::uint32_t flags,
+                                 std::uint8_t* out) noexcept {
+  // Eight parents: blocks 4s .. 4s + 3 in set s.
+  rows512 x[2], y[2], z[2], w[2];
+  for (std::size_t s = 0; s < 2; ++s) {
+    const std::uint8_t* p = in + 4 * blake3_block_len * s;
+    __m512i u01, v01, u23, v23;
+    message_pair(load_block(p), load_block(p + blake3_block_len), u01, v01);
+    message_pair(load_block(p + 2 * blake3_block_len), load_block(p + 3 * blake3_block_len), u23, v23);
+    x[s] = {_mm512_shuffle_i32x4(u01, u23, _MM_SHUFFLE(1, 0, 1, 0))};
+    y[s] = {_mm512_shuffle_i32x4(u01, u23, _MM_SHUFFLE(3, 2, 3, 2))};
+    z[s] = {_mm512_shuffle_i32x4(v01, v23, _MM_SHUFFLE(1, 0, 1, 0))};
+    w[s] = {_mm512_shuffle_i32x4(v01, v23, _MM_SHUFFLE(3, 2, 3, 2))};
+  }
+  reduce_levels3(x, y, z, w, key, flags, out);
+}
+
+// The 16-lane block loop (blake3_avx512_lanes.S).
+extern "C" void sealwire_blake3_x16_blocks_avx512(const std::uint8_t* in, std::size_t stride, std::size_t blocks,
+                                                  void* cv, const void* counter,
+                                                  const std::uint32_t flags[3]) noexcept;
+
+// Sixteen chunks and the three parent levels above them. The 16-lane
+// loop's chaining values (vector j: word j of the sixteen chunks) become
+// the first level's message in registers, sixteen shuffles, where
+// blake3_hash_many_x16_avx512 and blake3_reduce16_rows_avx512 take 48 and
+// a store and reload in between.
+void blake3_hash16_reduce_avx512(const std::uint8_t* in, const std::uint32_t key[8], std::uint64_t counter,
+                                 std::uint32_t flags, std::uint8_t* out) noexcept {
+  alignas(64) __m512i cv[8];
+  alignas(64) __m512i ctr[2];
+  for (int i = 0; i < 8; ++i) cv[i] = _mm512_set1_epi32(static_cast<int>(key[i]));
+  // Chunk l's counter is counter + l; the high word takes the carry out of
+  // the low one (a low word below its starting value).
+  const __m512i base_lo = _mm512_set1_epi32(static_cast<int>(static_cast<std::uint32_t>(counter)));
+  const __m512i base_hi = _mm512_set1_epi32(static_cast<int>(static_cast<std::uint32_t>(counter >> 32)));
+  ctr[0] = _mm512_add_epi32(base_lo, _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+  ctr[1] = _mm512_mask_add_epi32(base_hi, _mm512_cmplt_epu32_mask(ctr[0], base_lo), base_hi, _mm512_set1_epi32(1));
+  const std::uint32_t block_flags[3] = {flags, blake3_chunk_start, blake3_chunk_end};
+  sealwire_blake3_x16_blocks_avx512(in, blake3_chunk_len, blake3_blocks_per_chunk, cv, ctr, block_flags);
+  const __m512i w0 = cv[0], w1 = cv[1], w2 = cv[2], w3 = cv[3], w4 = cv[4], w5 = cv[5], w6 = cv[6], w7 = cv[7];
+  // The chaining values (for a keyed hash, derived from the key) leave the
+  // stack; the zero is hidden so that the stores stay stores, not a memset.
+  __m512i zero = _mm512_setzero_si512();
+  __asm__("" : "+v"(zero));
+  for (auto& v : cv) v = zero;
+  __asm__ __volatile__("" : : "r"(cv) : "memory");
+  // Parent 4s + l (set s, lane l) has chunks 8s + 2l (left) and 8s + 2l + 1
+  // (right). left pairs two vectors' words of the left chunks, lane l
+  // getting set 0's pair then set 1's; right the same for the right chunks.
+  // An unpack of two such pairs gives set 0 (low halves) or set 1.
+  const __m512i left = _mm512_setr_epi32(0, 16, 8, 24, 2, 18, 10, 26, 4, 20, 12, 28, 6, 22, 14, 30);
+  const __m512i right = _mm512_setr_epi32(1, 17, 9, 25, 3, 19, 11, 27, 5, 21, 13, 29, 7, 23, 15, 31);
+  const __m512i t02 = _mm512_permutex2var_epi32(w0, left, w2), t46 = _mm512_permutex2var_epi32(w4, left, w6);
+  const __m512i t13 = _mm512_permutex2var_epi32(w1, left, w3), t57 = _mm512_permutex2var_epi32(w5, left, w7);
+  const __m512i t60 = _mm512_permutex2var_epi32(w6, right, w0), t24 = _mm512_permutex2var_epi32(w2, right, w4);
+  const __m512i t71 = _mm512_permutex2var_epi32(w7, right, w1), t35 = _mm512_permutex2var_epi32(w3, right, w5);
+  // x = (m0, m2, m4, m6), y = (m1, m3, m5, m7): left words 0, 2, 4, 6 and
+  // 1, 3, 5, 7; z = (m14, m8, m10, m12), w = (m15, m9, m11, m13): right
+  // words 6, 0, 2, 4 and 7, 1, 3, 5.
+  rows512 x[2] = {{_mm512_unpacklo_epi64(t02, t46)}, {_mm512_unpackhi_epi64(t02, t46)}};
+  rows512 y[2] = {{_mm512_unpacklo_epi64(t13, t57)}, {_mm512_unpackhi_epi64(t13, t57)}};
+  rows512 z[2] = {{_mm512_unpacklo_epi64(t60, t24)}, {_mm512_unpackhi_epi64(t60, t24)}};
+  rows512 w[2] = {{_mm512_unpacklo_epi64(t71, t35)}, {_mm512_unpackhi_epi64(t71, t35)}};
+  reduce_levels3(x, y, z, w, key, flags | blake3_parent, out);
 }
 
 }  // namespace sealwire::crypto::detail

@@ -314,6 +314,70 @@ TEST(Blake3Kernels, Reduce16MatchesPortableLevels) {
 #endif
 }
 
+// Sixteen chunks and three parent levels in one call against the portable
+// chunks and levels: random inputs, keys and flags (keyed and derive modes
+// among them), counters whose low word wraps among the sixteen chunks.
+TEST(Blake3Kernels, Hash16ReduceMatchesPortable) {
+#if SEALWIRE_X86_KERNELS
+  using namespace crypto::detail;
+  namespace cpu = crypto::cpu;
+  constexpr std::uint32_t needs = cpu::avx512f | cpu::avx512vl;
+  if ((cpu::detected() & needs) != needs) GTEST_SKIP() << "no AVX-512F/VL";
+  test::seeded_random rng(10);
+  const std::uint64_t counters[] = {0, 16, 0xffffffffULL - 5, 0x1ffffffffULL - 15, ~0ULL - 15};
+  for (int trial = 0; trial < 20; ++trial) {
+    std::uint32_t key[8];
+    for (auto& k : key) k = static_cast<std::uint32_t>(rng.next());
+    const auto flags = static_cast<std::uint32_t>(rng.uniform(128)) & ~(blake3_parent | blake3_root);
+    const std::uint64_t counter = counters[trial % 5];
+    const bytes in = rng.fill(16 * 1024);
+    bytes l0(16 * 32), l1(8 * 32), l2(4 * 32), want(2 * 32), got(2 * 32 + 64, 0xa5);  // with a canary, as above
+    blake3_hash_many_portable(in.data(), 16, 16, key, counter, true, flags, blake3_chunk_start, blake3_chunk_end,
+                              l0.data());
+    blake3_hash_many_portable(l0.data(), 8, 1, key, 0, false, flags | blake3_parent, 0, 0, l1.data());
+    blake3_hash_many_portable(l1.data(), 4, 1, key, 0, false, flags | blake3_parent, 0, 0, l2.data());
+    blake3_hash_many_portable(l2.data(), 2, 1, key, 0, false, flags | blake3_parent, 0, 0, want.data());
+    blake3_hash16_reduce_avx512(in.data(), key, counter, flags, got.data());
+    ASSERT_EQ(to_hex(bytes(got.begin(), got.begin() + 64)), to_hex(want))
+        << "trial " << trial << " counter " << counter << " flags " << flags;
+    ASSERT_EQ(bytes(got.begin() + 64, got.end()), bytes(64, 0xa5)) << "wrote past its two outputs";
+  }
+#else
+  GTEST_SKIP() << "no x86 kernels in this build";
+#endif
+}
+
+// The row-wise single compression against the portable one, all sixteen
+// output words (the root's output blocks use the second half): random
+// chaining values, blocks, lengths (a last block shorter than 64 bytes),
+// counters (the high word too, as output block counters), and flags.
+TEST(Blake3Kernels, CompressRowsMatchesPortable) {
+#if SEALWIRE_X86_KERNELS
+  using namespace crypto::detail;
+  namespace cpu = crypto::cpu;
+  constexpr std::uint32_t needs = cpu::avx512f | cpu::avx512vl;
+  if ((cpu::detected() & needs) != needs) GTEST_SKIP() << "no AVX-512F/VL";
+  test::seeded_random rng(9);
+  const std::uint64_t counters[] = {0, 1, 0xffffffffULL, 0x100000000ULL, ~0ULL};
+  for (int trial = 0; trial < 200; ++trial) {
+    std::uint32_t cv[8];
+    for (auto& w : cv) w = static_cast<std::uint32_t>(rng.next());
+    const bytes block = rng.fill(64);
+    const auto block_len = static_cast<std::uint32_t>(rng.uniform(65));
+    const std::uint64_t counter = trial < 5 ? counters[trial] : rng.next();
+    const auto flags = static_cast<std::uint32_t>(rng.uniform(128));
+    std::uint32_t want[16], got[16];
+    blake3_compress_portable(cv, block.data(), block_len, counter, flags, want);
+    blake3_compress_rows_avx512(cv, block.data(), block_len, counter, flags, got);
+    for (int i = 0; i < 16; ++i) {
+      ASSERT_EQ(got[i], want[i]) << "trial " << trial << " word " << i << " counter " << counter << " flags " << flags;
+    }
+  }
+#else
+  GTEST_SKIP() << "no x86 kernels in this build";
+#endif
+}
+
 // ---- incremental, snapshots, reset ----
 
 TEST_P(Blake3, IncrementalEqualsOneShotAtRandomSplits) {

@@ -149,6 +149,12 @@ void blake3_hash_many_portable(const std::uint8_t* in, std::size_t n_inputs, std
                                const std::uint32_t key[8], std::uint64_t counter, bool increment, std::uint32_t flags,
                                std::uint32_t flags_start, std::uint32_t flags_end, std::uint8_t* out) noexcept;
 
+// blake3_compress_portable is the compression function (spec 2.2) on one
+// block: out gets all sixteen output words, the chaining value first (for
+// the kernel tests; the driver inlines the same code).
+void blake3_compress_portable(const std::uint32_t cv[8], const std::uint8_t* block, std::uint32_t block_len,
+                              std::uint64_t counter, std::uint32_t flags, std::uint32_t out[16]) noexcept;
+
 #if SEALWIRE_X86_KERNELS
 // Instruction-set kernels (x86-64): blake3_hash_many_xN_isa processes a multiple of N inputs.
 void blake3_hash_many_x4_sse41(const std::uint8_t* in, std::size_t n_inputs, std::size_t blocks,
@@ -189,6 +195,15 @@ void blake3_hash_many_rows_avx512(const std::uint8_t* in, std::size_t n_inputs, 
 // not overlapping in); flags include PARENT, never ROOT.
 void blake3_reduce16_rows_avx512(const std::uint8_t* in, const std::uint32_t key[8], std::uint32_t flags,
                                  std::uint8_t* out) noexcept;
+// blake3_hash16_reduce_avx512 hashes the sixteen whole chunks at in (chunk
+// `counter` first) and reduces their chaining values by three parent levels
+// to two, written to out (64 bytes); flags are the mode's (no PARENT).
+void blake3_hash16_reduce_avx512(const std::uint8_t* in, const std::uint32_t key[8], std::uint64_t counter,
+                                 std::uint32_t flags, std::uint8_t* out) noexcept;
+// blake3_compress_rows_avx512 is one compression (spec 2.2) of the 64-byte
+// block at `block`, in 128-bit rows, as blake3_compress_portable.
+void blake3_compress_rows_avx512(const std::uint32_t cv[8], const std::uint8_t* block, std::uint32_t block_len,
+                                 std::uint64_t counter, std::uint32_t flags, std::uint32_t out[16]) noexcept;
 #endif
 
 }  // namespace sealwire::crypto::detail
