@@ -95,8 +95,9 @@ struct hash_many_kernel {
 // rows_below - 1 are left: the row-wise kernel's time is about one input's
 // dependency chain for up to eight inputs (two interleaved sets of four),
 // less than a narrow column-wise pass or compressions one at a time. A lone
-// input stays with the portable compression, whose scalar chain is shorter
-// where vector additions take two cycles (Zen 5).
+// input in a level stays with the portable compression, whose scalar chain
+// is shorter where vector additions take two cycles (Zen 5); the driver's
+// single compressions go to compress1 where a table has one (Intel).
 struct blake3_kernels {
   std::string_view name;
   hash_many_kernel k[5];
@@ -141,10 +142,9 @@ constexpr blake3_kernels avx512_kernels{"avx512",
 // compression, 270 to 196; a 1 KiB hash, sixteen in a chain, 3,120 to
 // 2,710; a 16 KiB hash, whose root is the one single compression, 6,200 to
 // 6,135 with the batch call below). Not measured on AMD, which keeps the
-// portable one. A batch
-// of sixteen chunks reduced to one or two values runs as one call that
-// turns the chunks' chaining values into the first parent level's message
-// in registers (a 16 KiB hash: 6,180 to 6,110 TSC cycles, the official
+// portable one. A batch of sixteen chunks reduced to one or two values runs
+// as one call that turns the chunks' chaining values into the first parent
+// level's message in registers (a 16 KiB hash: 6,180 to 6,110 TSC cycles, the official
 // BLAKE3's 6,184 in the same runs); also Intel only, as measured.
 constexpr blake3_kernels avx512_intel_kernels{"avx512",
                                               {{16, &blake3_hash_many_x16_avx512},
@@ -360,8 +360,8 @@ void blake3::reset() noexcept {
 
 void blake3::compress_chunk_block(const std::uint8_t* block) noexcept {
   std::uint32_t o[16];
-  compress_one(chunk_cv_, block, blake3_block_len, chunk_counter_, flags_ | (blocks_done_ == 0 ? blake3_chunk_start : 0),
-           o);
+  compress_one(chunk_cv_, block, blake3_block_len, chunk_counter_,
+               flags_ | (blocks_done_ == 0 ? blake3_chunk_start : 0), o);
   std::memcpy(chunk_cv_, o, sizeof chunk_cv_);
   ++blocks_done_;
 }
@@ -390,7 +390,7 @@ void blake3::chunk_update(const std::uint8_t* in, std::size_t n) noexcept {
 void blake3::finish_chunk() noexcept {
   std::uint32_t o[16];
   compress_one(chunk_cv_, buf_, blake3_block_len, chunk_counter_,
-           flags_ | blake3_chunk_end | (blocks_done_ == 0 ? blake3_chunk_start : 0), o);
+               flags_ | blake3_chunk_end | (blocks_done_ == 0 ? blake3_chunk_start : 0), o);
   std::uint8_t cv[blake3_cv_len];
   store_words(cv, o, 8);
   push_cv(cv, chunk_counter_);

@@ -91,6 +91,7 @@ using lanes4x = lanes4<void>;
 // TSC cycles: 455 against 428 with vector stores).
 template <class L>
 [[gnu::always_inline]] inline void wipe_vectors(L* p, std::size_t n) noexcept {
+  static_assert(sizeof(L) == sizeof(p[0].v), "the vector is every byte of a lane vector");
   // The zero is hidden from the optimiser, which would make the loop a memset again.
   decltype(p[0].v) zero{};
   __asm__("" : "+v"(zero));

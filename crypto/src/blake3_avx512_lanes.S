@@ -258,7 +258,8 @@
 // to a staging area so that one 64-byte slot holds quarter q of four
 // inputs 4g + r (g = 0-3, for one r), and only the 4x4 transposes within
 // 128-bit lanes are left, 32 shuffles instead of 64 (16 inputs of 16
-// blocks, TSC cycles: 5,410 to 5,360, the official's 5,230 to 5,260 in the
+// blocks, TSC cycles before -> after: 5,410 -> 5,360, and 5,300 once the
+// last block skips the staged transposes; the official's 5,230-5,260 in the
 // same runs; 1,024 chunks: 2% fewer). A slot is loaded only rounds after
 // its four stores (after rounds 3 to 6; 2 to 5 measured the same), as a
 // load that spans several stores waits until they are in the cache. With

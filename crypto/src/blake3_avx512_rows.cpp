@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// BLAKE3 hash_many for AVX-512F/VL, row-wise (the BLAKE3 specification,
-// 2020): the small parent levels of a tree (the tree sends it levels of 2
-// and 4 parents; any count up to 8 and beyond works and is tested), and the
-// three levels from sixteen chaining values to two in one call. Each input's sixteen state
+// BLAKE3 for AVX-512F/VL, row-wise (the BLAKE3 specification, 2020):
+// hash_many for the small parent levels of a tree (the tree sends it levels
+// of 2 and 4 parents; any count up to 8 and beyond works and is tested), the
+// three levels from sixteen chaining values to two in one call, a single
+// compression, and (on Intel) sixteen chunks through the column-wise
+// assembly loop followed by those three levels. Each input's sixteen state
 // words are four rows of four words in one 128-bit lane; four inputs share a
 // 512-bit vector (eight: two vectors, their chains interleaved), two a
 // 256-bit one, one a 128-bit one. G runs on whole rows (the four columns at
