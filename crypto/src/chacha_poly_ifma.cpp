@@ -33,7 +33,7 @@ template <class Group, class Sink>
   v16 x8 = j[8], x9 = j[9], x10 = j[10], x11 = j[11], x12 = j[12], x13 = j[13], x14 = j[14], x15 = j[15];
 #pragma GCC unroll 10
   for (unsigned i = 0; i < 10; ++i) {
-    chacha_double_round(x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15);
+    chacha_double_round_x4(x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15);
     if (i >= g_begin && i < g_end) {
       const std::uint8_t* g = group(i);
       mul_add(acc, step, split_bare(_mm512_loadu_si512(g), _mm512_loadu_si512(g + 64)));
