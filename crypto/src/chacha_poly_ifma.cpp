@@ -24,7 +24,7 @@ namespace {
 // place what it MACs.
 template <class Group, class Sink>
 [[gnu::always_inline]] inline void stitched_rounds(const std::uint32_t w[16], std::uint64_t counter, limbs44& acc,
-                                                   const multiplier44& step, __m512i top, Group&& group,
+                                                   const multiplier44& step, Group&& group,
                                                    unsigned g_begin, unsigned g_end, Sink&& emit) {
   v16 j[16];
   for (int i = 0; i < 16; ++i) j[i] = splat(w[i]);
@@ -33,11 +33,10 @@ template <class Group, class Sink>
   v16 x8 = j[8], x9 = j[9], x10 = j[10], x11 = j[11], x12 = j[12], x13 = j[13], x14 = j[14], x15 = j[15];
 #pragma GCC unroll 10
   for (unsigned i = 0; i < 10; ++i) {
-    chacha_double_round(x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15);
+    chacha_double_round_x4(x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15);
     if (i >= g_begin && i < g_end) {
-      mul(acc, step);
       const std::uint8_t* g = group(i);
-      acc = add(acc, split(_mm512_loadu_si512(g), _mm512_loadu_si512(g + 64), top));
+      mul_add(acc, step, split_bare(_mm512_loadu_si512(g), _mm512_loadu_si512(g + 64)));
     }
   }
   emit_keystream_x16(x0 + j[0], x1 + j[1], x2 + j[2], x3 + j[3], x4 + j[4], x5 + j[5], x6 + j[6], x7 + j[7],
@@ -47,7 +46,8 @@ template <class Group, class Sink>
 
 // start_lanes begins the lanes with mac's first group (h joins lane 0, no
 // multiplication), as poly1305_lanes_ifma starts them.
-inline limbs44 start_lanes(const poly1305_state& st, const std::uint8_t* mac, __m512i top) {
+inline limbs44 start_lanes(const poly1305_state& st, const std::uint8_t* mac) {
+  const __m512i top = _mm512_set1_epi64(static_cast<long long>(std::uint64_t{1} << 40));
   limbs44 acc = split(_mm512_loadu_si512(mac), _mm512_loadu_si512(mac + 64), top);
   add_h(acc, st, 1);
   return acc;
@@ -90,12 +90,11 @@ void chacha20_poly1305_x16_ifma(const std::uint32_t w[16], std::uint64_t counter
                                 const std::uint8_t* in, std::size_t steps, poly1305_state& st,
                                 const std::uint8_t* mac, bool start) noexcept {
   const multiplier44 step = step_multipliers(st);
-  const __m512i top = _mm512_set1_epi64(static_cast<long long>(std::uint64_t{1} << 40));
-  limbs44 acc = start ? start_lanes(st, mac, top) : load_lanes(st);
+  limbs44 acc = start ? start_lanes(st, mac) : load_lanes(st);
   // The started lanes took the first step's first group already.
   unsigned g = start ? 1 : 0;
   for (; steps != 0; --steps, counter += 16, in += 1024, out += 1024, mac += 1024) {
-    stitched_rounds(w, counter, acc, step, top, [mac](unsigned i) { return mac + 128 * i; }, g, 8,
+    stitched_rounds(w, counter, acc, step, [mac](unsigned i) { return mac + 128 * i; }, g, 8,
                     [&](unsigned b, __m512i blk) {
       const std::size_t off = 64 * std::size_t{b};
       _mm512_storeu_si512(out + off, _mm512_xor_si512(_mm512_loadu_si512(in + off), blk));
@@ -118,13 +117,12 @@ void chacha20_poly1305_ks_ifma(const std::uint32_t w[16], std::uint64_t counter,
                                const std::uint8_t* mac_head, unsigned head, const std::uint8_t* mac,
                                unsigned groups, bool start) noexcept {
   const multiplier44 step = step_multipliers(st);
-  const __m512i top = _mm512_set1_epi64(static_cast<long long>(std::uint64_t{1} << 40));
   // Group i's address: from the head while i < head.
   const auto group = [=](unsigned i) {
     return i < head ? mac_head + 128 * std::size_t{i} : mac + 128 * std::size_t{i - head};
   };
-  limbs44 acc = start ? start_lanes(st, group(0), top) : load_lanes(st);
-  stitched_rounds(w, counter, acc, step, top, group, start ? 1 : 0, groups, [&](unsigned b, __m512i blk) {
+  limbs44 acc = start ? start_lanes(st, group(0)) : load_lanes(st);
+  stitched_rounds(w, counter, acc, step, group, start ? 1 : 0, groups, [&](unsigned b, __m512i blk) {
     const std::size_t off = 64 * std::size_t{b};
     if (b < direct) {
       _mm512_storeu_si512(out + off, _mm512_xor_si512(_mm512_loadu_si512(in + off), blk));

@@ -5,7 +5,8 @@
 // or not), and pieces that start off those boundaries, against libsodium at
 // every CPU level, with tampering; and the opener in pieces of every length
 // from 1 to 200 bytes, a TCP segment's 1448, either side of a step and random
-// splits, against OpenSSL; and the sealer's two-part update.
+// splits, against OpenSSL; and the sealer's two-part update; and all-0xff
+// ciphertext over long messages (the MAC lanes' largest limbs).
 #include <sealwire/crypto/aead.hpp>
 
 #include "oracles.hpp"
@@ -95,6 +96,39 @@ TEST(AeadStitch, OneShotMatchesLibsodiumInPlaceOrNotAndRejectsTampering) {
           }
         }
       }
+    }
+  });
+}
+
+// Ciphertext of all-0xff bytes (the largest limbs a block can put in the
+// MAC's lanes) over long messages, many stitched steps in a row, so that a
+// limb bound the IFMA step gets wrong shows up as a wrong tag: seal (the
+// plaintext is the keystream inverted) and open, one shot and in place,
+// against libsodium at every CPU level.
+TEST(AeadStitch, AllOnesCiphertextOverLongMessagesMatchesLibsodium) {
+  ASSERT_GE(sodium_init(), 0);
+  test::seeded_random rng(0xff0ff);
+  const bytes key = rng.fill(32), nonce = rng.fill(12), aad = rng.fill(16);
+  test::at_every_level([&] {
+    for (const std::size_t len : {std::size_t{16384}, std::size_t{65536 + 100}, std::size_t{200000}}) {
+      SCOPED_TRACE(testing::Message() << "length " << len);
+      // The keystream (libsodium sealing zeros), inverted: it encrypts to 0xff.
+      bytes pt = reference(aead_algorithm::chacha20_poly1305, key, nonce, aad, bytes(len, 0));
+      pt.resize(len);
+      for (auto& b : pt) b = static_cast<std::uint8_t>(~b);
+      const bytes ref = reference(aead_algorithm::chacha20_poly1305, key, nonce, aad, pt);
+      ASSERT_TRUE(std::all_of(ref.begin(), ref.begin() + static_cast<std::ptrdiff_t>(len),
+                              [](std::uint8_t b) { return b == 0xff; }));
+      bytes sealed(len + 16);
+      ASSERT_TRUE(crypto::aead_seal(aead_algorithm::chacha20_poly1305, sealed, pt, associated_data(aad), nonce, key));
+      ASSERT_EQ(sealed, ref);
+      bytes opened(len);
+      ASSERT_TRUE(crypto::aead_open(aead_algorithm::chacha20_poly1305, opened, ref, associated_data(aad), nonce, key));
+      ASSERT_EQ(opened, pt);
+      bytes ct = ref;
+      ASSERT_TRUE(crypto::aead_open_detached(aead_algorithm::chacha20_poly1305, {ct.data(), len}, {ct.data(), len},
+                                             {ct.data() + len, 16}, associated_data(aad), nonce, key));
+      ASSERT_EQ(bytes(ct.begin(), ct.begin() + static_cast<std::ptrdiff_t>(len)), pt);
     }
   });
 }
