@@ -156,6 +156,23 @@ void chacha_open_stage_ifma(std::uint8_t* out, std::uint8_t* stage, const std::u
       ks += n;
     }
   };
+  if (an == 16 && bn >= 48) {
+    // The trailing-tag opener's held block and the piece's first 48 bytes
+    // joined in one register (valignq) for one 64-byte step, where the parts
+    // apart took a masked step for the held block: for 100-byte pieces one
+    // step of three. Both loads precede the stores (out overlaps neither
+    // part when a is not empty).
+    const __m512i head = _mm512_maskz_loadu_epi8(static_cast<__mmask64>(0xffffffffffffULL), b);  // b[0..48)
+    const __m512i held = _mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a)));
+    const __m512i c = _mm512_alignr_epi64(head, held, 6);  // a || b[0..48)
+    _mm512_storeu_si512(stage, c);
+    _mm512_storeu_si512(out, _mm512_xor_si512(c, _mm512_loadu_si512(ks)));
+    out += 64;
+    stage += 64;
+    ks += 64;
+    part(b + 48, bn - 48);
+    return;
+  }
   part(a, an);
   part(b, bn);
 }
