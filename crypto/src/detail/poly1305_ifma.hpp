@@ -52,9 +52,10 @@ inline void mul(limbs44& a, __m512i r0, __m512i r1, __m512i r2, __m512i s1, __m5
   a.l2 = _mm512_add_epi64(_mm512_and_si512(d2, m42), c1);
 }
 
-// split turns the 64-bit halves of eight blocks into 44-bit limbs; `top`
-// holds 2^40 (the 2^128 of a full block) in the lanes that carry a block.
-inline limbs44 split(__m512i a, __m512i b, __m512i top) {
+// split_bare turns the 64-bit halves of eight blocks into 44-bit limbs
+// without the 2^128 bit: limbs 0 and 1 below 2^44, limb 2 below 2^40
+// (mul_add adds the bit).
+inline limbs44 split_bare(__m512i a, __m512i b) {
   const __m512i even = _mm512_set_epi64(14, 12, 10, 8, 6, 4, 2, 0);
   const __m512i odd = _mm512_set_epi64(15, 13, 11, 9, 7, 5, 3, 1);
   const __m512i lo = _mm512_permutex2var_epi64(a, even, b);
@@ -62,7 +63,15 @@ inline limbs44 split(__m512i a, __m512i b, __m512i top) {
   const __m512i m44 = _mm512_set1_epi64(static_cast<long long>(mask44));
   return {_mm512_and_si512(lo, m44),
           _mm512_and_si512(_mm512_or_si512(_mm512_srli_epi64(lo, 44), _mm512_slli_epi64(hi, 20)), m44),
-          _mm512_or_si512(_mm512_srli_epi64(hi, 24), top)};
+          _mm512_srli_epi64(hi, 24)};
+}
+
+// split is split_bare with `top` ORed into limb 2: 2^40 (the 2^128 of a full
+// block) in the lanes that carry a block.
+inline limbs44 split(__m512i a, __m512i b, __m512i top) {
+  limbs44 l = split_bare(a, b);
+  l.l2 = _mm512_or_si512(l.l2, top);
+  return l;
 }
 
 inline limbs44 add(limbs44 a, limbs44 b) {
@@ -76,18 +85,6 @@ struct multiplier44 {
 
 inline void mul(limbs44& a, const multiplier44& m) { mul(a, m.r0, m.r1, m.r2, m.s1, m.s2); }
 
-// split_bare is split without the 2^128 bit: limbs 0 and 1 below 2^44, limb 2
-// below 2^40 (mul_add adds the bit).
-inline limbs44 split_bare(__m512i a, __m512i b) {
-  const __m512i even = _mm512_set_epi64(14, 12, 10, 8, 6, 4, 2, 0);
-  const __m512i odd = _mm512_set_epi64(15, 13, 11, 9, 7, 5, 3, 1);
-  const __m512i lo = _mm512_permutex2var_epi64(a, even, b);
-  const __m512i hi = _mm512_permutex2var_epi64(a, odd, b);
-  const __m512i m44 = _mm512_set1_epi64(static_cast<long long>(mask44));
-  return {_mm512_and_si512(lo, m44),
-          _mm512_and_si512(_mm512_or_si512(_mm512_srli_epi64(lo, 44), _mm512_slli_epi64(hi, 20)), m44),
-          _mm512_srli_epi64(hi, 24)};
-}
 
 // fresh_zero: a zero register made by its own zeroing idiom (vpxord x, x, x,
 // which the renamer resolves without an execution port). vpmadd52
