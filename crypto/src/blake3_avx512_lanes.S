@@ -38,13 +38,14 @@
     HALF_G \w, \a0, \a1, \a2, \a3, \b0, \b1, \b2, \b3, \c0, \c1, \c2, \c3, \d0, \d1, \d2, \d3, \y0, \y1, \y2, \y3, 8, 7
 .endm
 
-// HALF_G: a += m + b; d = (d ^ a) >>> r1; c += d; b = (b ^ c) >>> r2, on
-// four columns.
-.macro HALF_G w, a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, d0, d1, d2, d3, m0, m1, m2, m3, r1, r2
-    vpaddd %\w\()mm\m0, %\w\()mm\a0, %\w\()mm\a0
-    vpaddd %\w\()mm\m1, %\w\()mm\a1, %\w\()mm\a1
-    vpaddd %\w\()mm\m2, %\w\()mm\a2, %\w\()mm\a2
-    vpaddd %\w\()mm\m3, %\w\()mm\a3, %\w\()mm\a3
+// HALF_GX: a += m + b; d = (d ^ a) >>> r1; c += d; b = (b ^ c) >>> r2, on
+// four columns of registers named by width prefix w and number, with the
+// message operands M0-M3 given whole (registers or memory operands).
+.macro HALF_GX w, a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, d0, d1, d2, d3, M0, M1, M2, M3, r1, r2
+    vpaddd \M0, %\w\()mm\a0, %\w\()mm\a0
+    vpaddd \M1, %\w\()mm\a1, %\w\()mm\a1
+    vpaddd \M2, %\w\()mm\a2, %\w\()mm\a2
+    vpaddd \M3, %\w\()mm\a3, %\w\()mm\a3
     vpaddd %\w\()mm\b0, %\w\()mm\a0, %\w\()mm\a0
     vpaddd %\w\()mm\b1, %\w\()mm\a1, %\w\()mm\a1
     vpaddd %\w\()mm\b2, %\w\()mm\a2, %\w\()mm\a2
@@ -69,6 +70,11 @@
     vprord $\r2, %\w\()mm\b1, %\w\()mm\b1
     vprord $\r2, %\w\()mm\b2, %\w\()mm\b2
     vprord $\r2, %\w\()mm\b3, %\w\()mm\b3
+.endm
+
+// HALF_G: HALF_GX with the message words in registers m0-m3.
+.macro HALF_G w, a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, d0, d1, d2, d3, m0, m1, m2, m3, r1, r2
+    HALF_GX \w, \a0, \a1, \a2, \a3, \b0, \b1, \b2, \b3, \c0, \c1, \c2, \c3, \d0, \d1, \d2, \d3, %\w\()mm\m0, %\w\()mm\m1, %\w\()mm\m2, %\w\()mm\m3, \r1, \r2
 .endm
 
 // ROUND: one round (columns, then diagonals) with the message words in
@@ -418,37 +424,10 @@
     vmovdqa32 %zmm19, 256*\q+192(\dst)
 .endm
 
-// HALF_GM: HALF_G on the sixteen-lane state's columns a0-d3 with message
+// HALF_GM: HALF_GX on the sixteen-lane state's columns a0-d3 with message
 // words m0-m3 read from the buffer at rbx.
 .macro HALF_GM a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, d0, d1, d2, d3, m0, m1, m2, m3, r1, r2
-    vpaddd 64*\m0(%rbx), %zmm\a0, %zmm\a0
-    vpaddd 64*\m1(%rbx), %zmm\a1, %zmm\a1
-    vpaddd 64*\m2(%rbx), %zmm\a2, %zmm\a2
-    vpaddd 64*\m3(%rbx), %zmm\a3, %zmm\a3
-    vpaddd %zmm\b0, %zmm\a0, %zmm\a0
-    vpaddd %zmm\b1, %zmm\a1, %zmm\a1
-    vpaddd %zmm\b2, %zmm\a2, %zmm\a2
-    vpaddd %zmm\b3, %zmm\a3, %zmm\a3
-    vpxord %zmm\a0, %zmm\d0, %zmm\d0
-    vpxord %zmm\a1, %zmm\d1, %zmm\d1
-    vpxord %zmm\a2, %zmm\d2, %zmm\d2
-    vpxord %zmm\a3, %zmm\d3, %zmm\d3
-    vprord $\r1, %zmm\d0, %zmm\d0
-    vprord $\r1, %zmm\d1, %zmm\d1
-    vprord $\r1, %zmm\d2, %zmm\d2
-    vprord $\r1, %zmm\d3, %zmm\d3
-    vpaddd %zmm\d0, %zmm\c0, %zmm\c0
-    vpaddd %zmm\d1, %zmm\c1, %zmm\c1
-    vpaddd %zmm\d2, %zmm\c2, %zmm\c2
-    vpaddd %zmm\d3, %zmm\c3, %zmm\c3
-    vpxord %zmm\c0, %zmm\b0, %zmm\b0
-    vpxord %zmm\c1, %zmm\b1, %zmm\b1
-    vpxord %zmm\c2, %zmm\b2, %zmm\b2
-    vpxord %zmm\c3, %zmm\b3, %zmm\b3
-    vprord $\r2, %zmm\b0, %zmm\b0
-    vprord $\r2, %zmm\b1, %zmm\b1
-    vprord $\r2, %zmm\b2, %zmm\b2
-    vprord $\r2, %zmm\b3, %zmm\b3
+    HALF_GX z, \a0, \a1, \a2, \a3, \b0, \b1, \b2, \b3, \c0, \c1, \c2, \c3, \d0, \d1, \d2, \d3, 64*\m0(%rbx), 64*\m1(%rbx), 64*\m2(%rbx), 64*\m3(%rbx), \r1, \r2
 .endm
 
 // ROUNDM: ROUND with message word indices m0-m15 into the buffer at rbx
