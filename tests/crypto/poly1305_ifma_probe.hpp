@@ -2,7 +2,7 @@
 // A plain entry point into the IFMA Poly1305 lane arithmetic
 // (poly1305_ifma.hpp, through poly1305_ifma_probe.cpp, built with the IFMA
 // flags), so that test_poly1305_ifma_bounds.cpp, built for any CPU, can reach
-// it. Call only where the CPU has AVX-512F, VL and IFMA.
+// it. Call only where the CPU has AVX-512F, VL, BW and IFMA and AVX2.
 #pragma once
 
 #include <cstdint>

@@ -31,13 +31,6 @@ constexpr std::uint64_t tight_max = (std::uint64_t{1} << 49) - 1;
 constexpr std::uint64_t loose_max = (std::uint64_t{1} << 50) - 1;
 constexpr std::uint64_t m48 = (std::uint64_t{1} << 48) - 1;
 
-bool has_ifma() {
-  const auto f = crypto::cpu::detected();
-  const std::uint32_t need =
-      crypto::cpu::avx512f | crypto::cpu::avx512vl | crypto::cpu::avx512bw | crypto::cpu::avx512ifma | crypto::cpu::avx2;
-  return (f & need) == need;
-}
-
 // The BIGNUM side: values as BIGNUM, reduced mod p.
 struct bn_field {
   BN_CTX* ctx = BN_CTX_new();
@@ -226,7 +219,7 @@ void check_pair(const bn_field& bn, const fe& a, const fe& b) {
 }  // namespace
 
 TEST(P521FieldIfma, EdgeValuesAgreeWithBignum) {
-  if (!has_ifma()) GTEST_SKIP() << "no AVX-512 IFMA on this CPU: the IFMA field cannot run here";
+  if (!test::has_ifma_level()) GTEST_SKIP() << "no AVX-512 IFMA on this CPU: the IFMA field cannot run here";
   const bn_field bn;
   const auto e = edges(tight_max);
   for (const auto& a : e) {
@@ -244,7 +237,7 @@ TEST(P521FieldIfma, EdgeValuesAgreeWithBignum) {
 }
 
 TEST(P521FieldIfma, RandomValuesAgreeWithBignum) {
-  if (!has_ifma()) GTEST_SKIP() << "no AVX-512 IFMA on this CPU: the IFMA field cannot run here";
+  if (!test::has_ifma_level()) GTEST_SKIP() << "no AVX-512 IFMA on this CPU: the IFMA field cannot run here";
   const bn_field bn;
   test::seeded_random rng(521);
   for (int i = 0; i < 1000; ++i) {
@@ -263,7 +256,7 @@ TEST(P521FieldIfma, RandomValuesAgreeWithBignum) {
 // the same chain in BIGNUM: values that no table lists, the carries' wrap
 // taken many times.
 TEST(P521FieldIfma, OperationChainAgreesWithBignum) {
-  if (!has_ifma()) GTEST_SKIP() << "no AVX-512 IFMA on this CPU: the IFMA field cannot run here";
+  if (!test::has_ifma_level()) GTEST_SKIP() << "no AVX-512 IFMA on this CPU: the IFMA field cannot run here";
   const bn_field bn;
   test::seeded_random rng(5210);
   fe x = random_fe(rng, m48), y = random_fe(rng, m48);
@@ -286,7 +279,7 @@ TEST(P521FieldIfma, OperationChainAgreesWithBignum) {
 
 // from_bytes takes exactly the values below p.
 TEST(P521FieldIfma, FromBytesRefusesValuesAtOrAboveP) {
-  if (!has_ifma()) GTEST_SKIP() << "no AVX-512 IFMA on this CPU: the IFMA field cannot run here";
+  if (!test::has_ifma_level()) GTEST_SKIP() << "no AVX-512 IFMA on this CPU: the IFMA field cannot run here";
   std::uint8_t b[66];
   fe r{};
   std::fill(b, b + 66, std::uint8_t{0xff});

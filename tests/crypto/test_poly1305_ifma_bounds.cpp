@@ -7,7 +7,8 @@
 // assumes: accumulator limbs at 2^46 - 1, multiplier limbs at the maxima
 // compute_powers leaves (r0 < 2^44, r1 < 2^44 + 2^9, r2 < 2^42), all-0xff
 // blocks, and long chains of steps fed back. Runs only where the CPU has
-// AVX-512F, VL and IFMA; elsewhere it says so.
+// AVX-512F, VL, BW and IFMA and AVX2 (the probe's flags); elsewhere it says
+// so.
 #include "poly1305_ifma_probe.hpp"
 
 #include <sealwire/crypto/cpu.hpp>
@@ -31,28 +32,21 @@ namespace {
 constexpr std::uint64_t bit(int k) { return std::uint64_t{1} << k; }
 constexpr std::uint64_t r_max[3] = {bit(44) - 1, bit(44) + bit(9) - 1, bit(42) - 1};
 
-bool has_ifma() {
-  const auto f = crypto::cpu::detected();
-  const std::uint32_t need =
-      crypto::cpu::avx512f | crypto::cpu::avx512vl | crypto::cpu::avx512bw | crypto::cpu::avx512ifma | crypto::cpu::avx2;
-  return (f & need) == need;
-}
-
 // The BIGNUM side: values mod p as hex strings.
-struct bn_field {
+struct poly_bn_field {
   BN_CTX* ctx = BN_CTX_new();
   BIGNUM* p = BN_new();
-  bn_field() {
+  poly_bn_field() {
     BN_set_word(p, 1);
     BN_lshift(p, p, 130);
     BN_sub_word(p, 5);
   }
-  ~bn_field() {
+  ~poly_bn_field() {
     BN_free(p);
     BN_CTX_free(ctx);
   }
-  bn_field(const bn_field&) = delete;
-  bn_field& operator=(const bn_field&) = delete;
+  poly_bn_field(const poly_bn_field&) = delete;
+  poly_bn_field& operator=(const poly_bn_field&) = delete;
 
   // limbs: l0 + l1 2^44 + l2 2^88 into x.
   static void limbs(BIGNUM* x, std::uint64_t l0, std::uint64_t l1, std::uint64_t l2) {
@@ -99,7 +93,7 @@ struct bn_field {
 
 // step runs mul_add once on acc with per-lane multipliers r[j] and checks
 // every lane against BIGNUM and the output bounds.
-void step(const bn_field& bn, std::array<std::uint64_t, 24>& acc, const std::array<std::array<std::uint64_t, 3>, 8>& r,
+void step(const poly_bn_field& bn, std::array<std::uint64_t, 24>& acc, const std::array<std::array<std::uint64_t, 3>, 8>& r,
           const std::array<std::uint8_t, 128>& blocks) {
   std::uint64_t m[40];
   for (int j = 0; j < 8; ++j) {
@@ -120,8 +114,8 @@ void step(const bn_field& bn, std::array<std::uint64_t, 24>& acc, const std::arr
 }
 
 TEST(Poly1305IfmaBounds, StitchedStepAtItsBoundsMatchesBignum) {
-  if (!has_ifma()) GTEST_SKIP() << "no AVX-512 IFMA on this CPU";
-  bn_field bn;
+  if (!test::has_ifma_level()) GTEST_SKIP() << "no AVX-512 IFMA on this CPU";
+  poly_bn_field bn;
   std::array<std::array<std::uint64_t, 3>, 8> r;
   r.fill({r_max[0], r_max[1], r_max[2]});
   std::array<std::uint8_t, 128> ff;
@@ -130,7 +124,8 @@ TEST(Poly1305IfmaBounds, StitchedStepAtItsBoundsMatchesBignum) {
   std::array<std::uint64_t, 24> acc;
   acc.fill(bit(46) - 1);
   step(bn, acc, r, ff);
-  // Mixed lanes: zero, one limb at its top, the others at the top.
+  // Mixed lanes: in lanes 0-2 one limb is zero (limb j of lane j), the
+  // other limbs and lanes at the top.
   acc.fill(bit(46) - 1);
   for (int j = 0; j < 8; ++j) acc[8 * (j % 3) + j] = j < 3 ? 0 : acc[8 * (j % 3) + j];
   std::array<std::uint8_t, 128> zero{};
@@ -138,8 +133,8 @@ TEST(Poly1305IfmaBounds, StitchedStepAtItsBoundsMatchesBignum) {
 }
 
 TEST(Poly1305IfmaBounds, LongChainsOfStepsMatchBignum) {
-  if (!has_ifma()) GTEST_SKIP() << "no AVX-512 IFMA on this CPU";
-  bn_field bn;
+  if (!test::has_ifma_level()) GTEST_SKIP() << "no AVX-512 IFMA on this CPU";
+  poly_bn_field bn;
   test::seeded_random rng(0x1f3a44);
   std::array<std::array<std::uint64_t, 3>, 8> r;
   std::array<std::uint8_t, 128> blocks;

@@ -39,6 +39,13 @@ template <class H>
   const auto f = crypto::cpu::detected();
   return (f & crypto::cpu::bmi2) && (f & crypto::cpu::adx);
 }
+// has_ifma_level tells whether this CPU has what the IFMA probes are built
+// for: AVX-512F, VL, BW and IFMA, and AVX2.
+[[nodiscard]] inline bool has_ifma_level() {
+  namespace cpu = crypto::cpu;
+  const std::uint32_t need = cpu::avx512f | cpu::avx512vl | cpu::avx512bw | cpu::avx512ifma | cpu::avx2;
+  return (cpu::detected() & need) == need;
+}
 // concat joins byte strings.
 [[nodiscard]] bytes concat(std::initializer_list<bytes> parts);
 // add_small returns the big-endian x + v (a carry out of the top byte is dropped).

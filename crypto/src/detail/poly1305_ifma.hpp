@@ -87,7 +87,7 @@ inline void mul(limbs44& a, const multiplier44& m) { mul(a, m.r0, m.r1, m.r2, m.
 
 
 // fresh_zero: a zero register made by its own zeroing idiom (vpxord x, x, x,
-// which the renamer resolves without an execution port). vpmadd52
+// which cores recognise as independent of x). vpmadd52
 // overwrites its accumulator, so from one shared zero GCC copies a register
 // for every chain that starts at zero; with the idioms instead the stitched
 // kernel ran 0.5-1% faster on the Intel host (2026-12-04), as if not every
@@ -99,7 +99,8 @@ inline void mul(limbs44& a, const multiplier44& m) { mul(a, m.r0, m.r1, m.r2, m.
 }
 
 // mul_add sets each lane to a * m + b + 2^128 (b from split_bare: eight whole
-// blocks) and carries: the same result as mul then add of split's limbs, in
+// blocks) and carries: the same value mod p as mul then add of split's
+// limbs (the limbs differ: mul_add carries after the block is added), in
 // fewer vector operations, for the stitched kernel, where the vector ports
 // are the bound (ChaCha's rounds fill them) and a longer dependency chain is
 // hidden by the rounds in between. Every sum is a chain of multiply-adds
@@ -124,7 +125,9 @@ inline void mul(limbs44& a, const multiplier44& m) { mul(a, m.r0, m.r1, m.r2, m.
 // those: below 2^54. The carries c0, c1 = d >> 44 < 2^10 and
 // c2 = d2 >> 42 < 2^12 (5 c2 < 2^15) leave l0 < 2^44 + 2^15,
 // l1 < 2^44 + 2^10, l2 < 2^42 + 2^10: good inputs again, and the value
-// is the same modulo p.
+// is the same modulo p. The 2^46 input bound carries weight: h2's product
+// nears 2^52 first (a model of the exact vector steps stays exact up to
+// limbs of about 2^46.5), while real lane inputs stay below 2^45.01.
 inline void mul_add(limbs44& a, const multiplier44& m, const limbs44& b) {
   auto lo = [](__m512i acc, __m512i x, __m512i y) { return _mm512_madd52lo_epu64(acc, x, y); };
   auto hi = [](__m512i acc, __m512i x, __m512i y) { return _mm512_madd52hi_epu64(acc, x, y); };
