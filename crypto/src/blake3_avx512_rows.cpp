@@ -429,11 +429,21 @@ namespace {
 }
 
 
+// GCC 12 at -O1 with ThreadSanitizer stops with an internal compiler error
+// in early scalar replacement (esra) on reduce_levels3 when it is
+// always_inline (-O2 and -O3, or -O1 without ThreadSanitizer, are fine), so
+// such builds leave the inlining to the compiler.
+#if defined(__SANITIZE_THREAD__)
+#define SW_REDUCE_LEVELS_INLINE inline
+#else
+#define SW_REDUCE_LEVELS_INLINE [[gnu::always_inline]] inline
+#endif
+
 // reduce_levels3: the three parent levels from the eight parents whose
 // first round's message is x, y, z, w (two sets of four lanes) to the two
 // chaining values written to out: 8 parents, 4 (one set), 2 (a 256-bit
 // vector); only the last two chaining values are stored.
-[[gnu::always_inline]] inline void reduce_levels3(rows512 (&x)[2], rows512 (&y)[2], rows512 (&z)[2],
+SW_REDUCE_LEVELS_INLINE void reduce_levels3(rows512 (&x)[2], rows512 (&y)[2], rows512 (&z)[2],
                                                   rows512 (&w)[2], const std::uint32_t key[8], std::uint32_t flags,
                                                   std::uint8_t* out) noexcept {
   const rows512 k0{_mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(key)))};
@@ -463,6 +473,7 @@ namespace {
   _mm512_storeu_si512(out, _mm512_permutexvar_epi64(_mm512_setr_epi64(0, 1, 4, 5, 2, 3, 6, 7),
                                                     _mm512_inserti64x4(_mm512_castsi256_si512(h0), h1, 1)));
 }
+#undef SW_REDUCE_LEVELS_INLINE
 
 }  // namespace
 
