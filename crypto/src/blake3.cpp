@@ -144,8 +144,9 @@ constexpr blake3_kernels avx512_kernels{"avx512",
 // 6,135 with the batch call below). Not measured on AMD, which keeps the
 // portable one. A batch of sixteen chunks reduced to one or two values runs
 // as one call that turns the chunks' chaining values into the first parent
-// level's message in registers (a 16 KiB hash: 6,180 to 6,110 TSC cycles, the official
-// BLAKE3's 6,184 in the same runs); also Intel only, as measured.
+// level's message in registers (a 16 KiB hash: 6,180 to 6,110 TSC cycles,
+// the official BLAKE3's 6,184 in the same runs); also Intel only, as
+// measured.
 constexpr blake3_kernels avx512_intel_kernels{"avx512",
                                               {{16, &blake3_hash_many_x16_avx512},
                                                {8, &blake3_hash_many_x8_avx512},

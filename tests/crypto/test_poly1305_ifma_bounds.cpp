@@ -93,8 +93,8 @@ struct poly_bn_field {
 
 // step runs mul_add once on acc with per-lane multipliers r[j] and checks
 // every lane against BIGNUM and the output bounds.
-void step(const poly_bn_field& bn, std::array<std::uint64_t, 24>& acc, const std::array<std::array<std::uint64_t, 3>, 8>& r,
-          const std::array<std::uint8_t, 128>& blocks) {
+void step(const poly_bn_field& bn, std::array<std::uint64_t, 24>& acc,
+          const std::array<std::array<std::uint64_t, 3>, 8>& r, const std::array<std::uint8_t, 128>& blocks) {
   std::uint64_t m[40];
   for (int j = 0; j < 8; ++j) {
     for (int k = 0; k < 3; ++k) m[8 * k + j] = r[j][k];
