@@ -938,6 +938,99 @@ sealwire_blake3_x32_blocks_avx512:
     .cfi_endproc
     .size sealwire_blake3_x32_blocks_avx512, .-sealwire_blake3_x32_blocks_avx512
 
+// Sixteen parents from thirty-two chaining values held word-sliced, as the
+// 16-lane loop leaves them (vector j: word j of sixteen nodes), and the
+// parents' chaining values the same way: one level of the tree with no
+// transposes. in: two groups of eight vectors, nodes 0-15 then 16-31;
+// parent p's children are nodes 2p and 2p + 1, so message word j (j < 8)
+// of parents 0-7 is word j of group 0's even lanes and of parents 8-15 of
+// group 1's, one vpermt2d, and word j + 8 the same from the odd lanes. The
+// message stays in registers 16-31 and the state in 0-15, as in the
+// narrower loops: nothing goes to the stack.
+//
+// void sealwire_blake3_x16_parents_sliced_avx512(const void* in,
+//     const uint32_t key[8], uint32_t flags, void* out);
+// flags: every parent's flags (PARENT included); out may equal in.
+    .section .rodata
+    .p2align 6
+.Lsealwire_blake3_even_lanes:
+    .long 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30
+.Lsealwire_blake3_odd_lanes:
+    .long 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31
+
+    .text
+
+// SLICED_WORDS: message words j and j + 8 into registers lo (16 + j) and
+// hi (24 + j) from word j of the two groups at rdi (indices in zmm8, zmm9).
+.macro SLICED_WORDS j, lo, hi
+    vmovdqu32 64*\j(%rdi), %zmm\lo
+    vmovdqa32 %zmm\lo, %zmm\hi
+    vpermt2d 512+64*\j(%rdi), %zmm8, %zmm\lo
+    vpermt2d 512+64*\j(%rdi), %zmm9, %zmm\hi
+.endm
+
+    .p2align 6
+    .globl sealwire_blake3_x16_parents_sliced_avx512
+    .hidden sealwire_blake3_x16_parents_sliced_avx512
+    .type sealwire_blake3_x16_parents_sliced_avx512, @function
+sealwire_blake3_x16_parents_sliced_avx512:
+    .cfi_startproc
+    endbr64
+    vmovdqa32 .Lsealwire_blake3_even_lanes(%rip), %zmm8
+    vmovdqa32 .Lsealwire_blake3_odd_lanes(%rip), %zmm9
+    SLICED_WORDS 0, 16, 24
+    SLICED_WORDS 1, 17, 25
+    SLICED_WORDS 2, 18, 26
+    SLICED_WORDS 3, 19, 27
+    SLICED_WORDS 4, 20, 28
+    SLICED_WORDS 5, 21, 29
+    SLICED_WORDS 6, 22, 30
+    SLICED_WORDS 7, 23, 31
+    vpbroadcastd 0(%rsi), %zmm0
+    vpbroadcastd 4(%rsi), %zmm1
+    vpbroadcastd 8(%rsi), %zmm2
+    vpbroadcastd 12(%rsi), %zmm3
+    vpbroadcastd 16(%rsi), %zmm4
+    vpbroadcastd 20(%rsi), %zmm5
+    vpbroadcastd 24(%rsi), %zmm6
+    vpbroadcastd 28(%rsi), %zmm7
+    vpbroadcastd .Lsealwire_blake3_consts(%rip), %zmm8
+    vpbroadcastd .Lsealwire_blake3_consts+4(%rip), %zmm9
+    vpbroadcastd .Lsealwire_blake3_consts+8(%rip), %zmm10
+    vpbroadcastd .Lsealwire_blake3_consts+12(%rip), %zmm11
+    // Parents have counter 0 (spec 2.5).
+    vpxord %zmm12, %zmm12, %zmm12
+    vpxord %zmm13, %zmm13, %zmm13
+    vpbroadcastd .Lsealwire_blake3_consts+16(%rip), %zmm14
+    vpbroadcastd %edx, %zmm15
+    ROUND z, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31
+    ROUND z, 18, 22, 19, 26, 23, 16, 20, 29, 17, 27, 28, 21, 25, 30, 31, 24
+    ROUND z, 19, 20, 26, 28, 29, 18, 23, 30, 22, 21, 25, 16, 27, 31, 24, 17
+    ROUND z, 26, 23, 28, 25, 30, 19, 29, 31, 20, 16, 27, 18, 21, 24, 17, 22
+    ROUND z, 28, 29, 25, 27, 31, 26, 30, 24, 23, 18, 21, 19, 16, 17, 22, 20
+    ROUND z, 25, 30, 27, 21, 24, 28, 31, 17, 29, 19, 16, 26, 18, 22, 20, 23
+    ROUND z, 27, 31, 21, 16, 17, 25, 24, 22, 30, 26, 18, 28, 19, 20, 23, 29
+    vpxord %zmm8, %zmm0, %zmm0
+    vpxord %zmm9, %zmm1, %zmm1
+    vpxord %zmm10, %zmm2, %zmm2
+    vpxord %zmm11, %zmm3, %zmm3
+    vpxord %zmm12, %zmm4, %zmm4
+    vpxord %zmm13, %zmm5, %zmm5
+    vpxord %zmm14, %zmm6, %zmm6
+    vpxord %zmm15, %zmm7, %zmm7
+    vmovdqu32 %zmm0, 0*64(%rcx)
+    vmovdqu32 %zmm1, 1*64(%rcx)
+    vmovdqu32 %zmm2, 2*64(%rcx)
+    vmovdqu32 %zmm3, 3*64(%rcx)
+    vmovdqu32 %zmm4, 4*64(%rcx)
+    vmovdqu32 %zmm5, 5*64(%rcx)
+    vmovdqu32 %zmm6, 6*64(%rcx)
+    vmovdqu32 %zmm7, 7*64(%rcx)
+    vzeroupper
+    ret
+    .cfi_endproc
+    .size sealwire_blake3_x16_parents_sliced_avx512, .-sealwire_blake3_x16_parents_sliced_avx512
+
     .section .note.GNU-stack, "", @progbits
 
 // The functions are ready for Intel CET (endbr64 at each entry, no indirect
