@@ -287,6 +287,8 @@
 // output k (X16_LANES).
     .set X16_STAGE, 2048
     .set X16_FLAGS, 3072
+    .set X16_DELTA, 3088
+    .set X16_BLOCKS, 3096
     .set X16_FRAME, 3136
 
 // FRAME_ENTER: the loops' shared entry: nothing to do for zero blocks
@@ -439,11 +441,28 @@
     HALF_GM 0, 1, 2, 3, 5, 6, 7, 4, 10, 11, 8, 9, 15, 12, 13, 14, \m9, \m11, \m13, \m15, 8, 7
 .endm
 
+// One group: the groups loop with a seventh argument of 1.
     .p2align 6
     .globl sealwire_blake3_x16_blocks_avx512
     .hidden sealwire_blake3_x16_blocks_avx512
     .type sealwire_blake3_x16_blocks_avx512, @function
 sealwire_blake3_x16_blocks_avx512:
+    .cfi_startproc
+    endbr64
+    push $1
+    .cfi_adjust_cfa_offset 8
+    call sealwire_blake3_x16_groups_avx512
+    add $8, %rsp
+    .cfi_adjust_cfa_offset -8
+    ret
+    .cfi_endproc
+    .size sealwire_blake3_x16_blocks_avx512, .-sealwire_blake3_x16_blocks_avx512
+
+    .p2align 6
+    .globl sealwire_blake3_x16_groups_avx512
+    .hidden sealwire_blake3_x16_groups_avx512
+    .type sealwire_blake3_x16_groups_avx512, @function
+sealwire_blake3_x16_groups_avx512:
     .cfi_startproc
     endbr64
     FRAME_ENTER X16_FRAME
@@ -462,10 +481,17 @@ sealwire_blake3_x16_blocks_avx512:
     mov %eax, X16_FLAGS+8(%rsp)
     or %r15d, %eax
     mov %eax, X16_FLAGS+12(%rsp)
-    lea X16_FLAGS+8(%rsp), %r15
-    lea X16_FLAGS+12(%rsp), %rax
-    cmp $1, %rdx
-    cmove %rax, %r15
+    // r9: the blocks left in all groups; from one group's last block to
+    // the next group's first, X16_DELTA more than a block.
+    mov %rdx, X16_BLOCKS(%rsp)
+    mov %rsi, %rax
+    shl $4, %rax
+    mov %rdx, %r9
+    shl $6, %r9
+    sub %r9, %rax
+    mov %rax, X16_DELTA(%rsp)
+    mov 16(%rbp), %r9
+    imul %rdx, %r9
     mov %rsp, %rbx
     lea 1024(%rsp), %r14
     xor %rbx, %r14
@@ -475,6 +501,12 @@ sealwire_blake3_x16_blocks_avx512:
     X16_LANES 17, 21, 25, 29, 8, 9, 10, 11, 1, %rbx
     X16_LANES 18, 22, 26, 30, 8, 9, 10, 11, 2, %rbx
     X16_LANES 19, 23, 27, 31, 8, 9, 10, 11, 3, %rbx
+3:
+    // A group's first block's flags, its chaining value.
+    lea X16_FLAGS+8(%rsp), %r15
+    lea X16_FLAGS+12(%rsp), %rax
+    cmp $1, %rdx
+    cmove %rax, %r15
     vmovdqu32 0*64(%rcx), %zmm0
     vmovdqu32 1*64(%rcx), %zmm1
     vmovdqu32 2*64(%rcx), %zmm2
@@ -488,11 +520,23 @@ sealwire_blake3_x16_blocks_avx512:
     // The next block, if any: its quarters to the staging area here, the
     // 4x4 transposes among the rounds below (skipped for the last block:
     // their 32 shuffles took 35 of the 5,335 TSC cycles of sixteen inputs
-    // of sixteen blocks).
+    // of sixteen blocks). After a group's last block comes the next
+    // group's first: the input pointers move there (less the block that
+    // the end of the loop adds).
     mov %rbx, %rax
     xor %r14, %rax
-    cmp $1, %rdx
+    cmp $1, %r9
     je 2f
+    cmp $1, %rdx
+    jne 5f
+    mov X16_DELTA(%rsp), %rax
+    add %rax, %rdi
+    add %rax, %r11
+    add %rax, %r12
+    add %rax, %r13
+    mov %rbx, %rax
+    xor %r14, %rax
+5:
     X16_STAGE_BLOCK 64
 2:
     vpbroadcastd .Lsealwire_blake3_consts(%rip), %zmm8
@@ -506,22 +550,22 @@ sealwire_blake3_x16_blocks_avx512:
     ROUNDM 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
     ROUNDM 2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8
     ROUNDM 3, 4, 10, 12, 13, 2, 7, 14, 6, 5, 9, 0, 11, 15, 8, 1
-    cmp $1, %rdx
+    cmp $1, %r9
     je 4f
     X16_FROM_STAGE 0, %rax
 4:
     ROUNDM 10, 7, 12, 9, 14, 3, 13, 15, 4, 0, 11, 2, 5, 8, 1, 6
-    cmp $1, %rdx
+    cmp $1, %r9
     je 4f
     X16_FROM_STAGE 1, %rax
 4:
     ROUNDM 12, 13, 9, 11, 15, 10, 14, 8, 7, 2, 5, 3, 0, 1, 6, 4
-    cmp $1, %rdx
+    cmp $1, %r9
     je 4f
     X16_FROM_STAGE 2, %rax
 4:
     ROUNDM 9, 14, 11, 5, 8, 12, 15, 1, 13, 3, 0, 10, 2, 6, 4, 7
-    cmp $1, %rdx
+    cmp $1, %r9
     je 4f
     X16_FROM_STAGE 3, %rax
 4:
@@ -544,6 +588,7 @@ sealwire_blake3_x16_blocks_avx512:
     add $64, %r11
     add $64, %r12
     add $64, %r13
+    dec %r9
     dec %rdx
     jnz 1b
     vmovdqu32 %zmm0, 0*64(%rcx)
@@ -554,11 +599,19 @@ sealwire_blake3_x16_blocks_avx512:
     vmovdqu32 %zmm5, 5*64(%rcx)
     vmovdqu32 %zmm6, 6*64(%rcx)
     vmovdqu32 %zmm7, 7*64(%rcx)
+    // The next group, if any: its chaining value and counters follow.
+    test %r9, %r9
+    jz 6f
+    add $512, %rcx
+    add $128, %r8
+    mov X16_BLOCKS(%rsp), %rdx
+    jmp 3b
+6:
     // The transposed and staged input on the stack is cleared, as in the
     // 32-lane loop.
     FRAME_LEAVE X16_FLAGS
     .cfi_endproc
-    .size sealwire_blake3_x16_blocks_avx512, .-sealwire_blake3_x16_blocks_avx512
+    .size sealwire_blake3_x16_groups_avx512, .-sealwire_blake3_x16_groups_avx512
 
 // Eight inputs: for each 32-byte half h of the block, input l's half into
 // ymm16 + 8h + l; the 4x4 transposes within 128-bit halves and the swap of

@@ -25,6 +25,11 @@ void sealwire_blake3_x8_blocks_avx512(const std::uint8_t* in, std::size_t stride
                                       const void* counter, const std::uint32_t flags[3]) noexcept;
 void sealwire_blake3_x4_blocks_avx512(const std::uint8_t* in, std::size_t stride, std::size_t blocks, void* cv,
                                       const void* counter, const std::uint32_t flags[3]) noexcept;
+// groups groups of sixteen inputs, the 16-lane loop over each in turn: group
+// g's inputs at in + 16 g stride, its chaining value at cv + 512 g, its
+// counters at counter + 128 g (the x16 entry is this with one group).
+void sealwire_blake3_x16_groups_avx512(const std::uint8_t* in, std::size_t stride, std::size_t blocks, void* cv,
+                                       const void* counter, const std::uint32_t flags[3], std::size_t groups) noexcept;
 // One parent level, sixteen parents from thirty-two word-sliced chaining
 // values (blake3_avx512_lanes.S says how).
 void sealwire_blake3_x16_parents_sliced_avx512(const void* in, const std::uint32_t key[8], std::uint32_t flags,
