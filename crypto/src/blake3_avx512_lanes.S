@@ -458,6 +458,13 @@ sealwire_blake3_x16_blocks_avx512:
     .cfi_endproc
     .size sealwire_blake3_x16_blocks_avx512, .-sealwire_blake3_x16_blocks_avx512
 
+// The loop over `groups` groups of sixteen inputs (a seventh argument, on
+// the stack): group g's inputs start 16 * stride after group g - 1's, its
+// chaining value (read and replaced) is at cv + 512 g and its counters at
+// counter + 128 g; blocks and flags are the same for every group. A
+// group's last block stages the next group's first like any next block, so
+// only the call's first block is transposed in registers, and the frame is
+// set up and cleared once per call.
     .p2align 6
     .globl sealwire_blake3_x16_groups_avx512
     .hidden sealwire_blake3_x16_groups_avx512
