@@ -152,7 +152,7 @@ constexpr blake3_kernels avx512_kernels{"avx512",
 // the official BLAKE3's 6,184 in the same runs); also Intel only, as
 // measured. Subtrees of 32 chunks and more go to wide16, whose parent
 // levels between the chunks and the sixteen nodes it returns are word-
-// sliced (a 1 MiB hash, TSC cycles: 372,000 to 361,000, the official's 363,000).
+// sliced (a 1 MiB hash, TSC cycles: 372,000 to 359,000, the official's 363,000).
 constexpr blake3_kernels avx512_intel_kernels{"avx512",
                                               {{16, &blake3_hash_many_x16_avx512},
                                                {8, &blake3_hash_many_x8_avx512},

@@ -7,6 +7,8 @@
 // the children in and of the parents out (and hash_many's stack frame):
 // 1,024 chunks, TSC cycles per sixteen parents: 413 through
 // blake3_hash_many_x16_avx512, the official BLAKE3's 360.
+#include <sealwire/crypto/contract.hpp>
+
 #include "detail/blake3_avx512.hpp"
 
 #include <algorithm>
@@ -31,6 +33,8 @@ void blake3_wide16_avx512(const std::uint8_t* in, std::uint64_t chunks, std::uin
   alignas(64) lanes16 batch[batch_groups][8];
   alignas(64) lanes16 ctr[batch_groups][2];
   alignas(64) lanes16 stack[stack_groups][8];
+  // Fewer chunks would leave the output unset, more overflow `stack`.
+  SEALWIRE_EXPECTS(chunks >= 16 && chunks <= blake3_wide16_max_chunks && std::has_single_bit(chunks));
   const std::uint32_t block_flags[3] = {flags, blake3_chunk_start, blake3_chunk_end};
   const std::uint32_t parent_flags = flags | blake3_parent;
   const auto groups = static_cast<std::size_t>(chunks / 16);

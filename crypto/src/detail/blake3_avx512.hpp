@@ -27,7 +27,8 @@ void sealwire_blake3_x4_blocks_avx512(const std::uint8_t* in, std::size_t stride
                                       const void* counter, const std::uint32_t flags[3]) noexcept;
 // groups groups of sixteen inputs, the 16-lane loop over each in turn: group
 // g's inputs at in + 16 g stride, its chaining value at cv + 512 g, its
-// counters at counter + 128 g (the x16 entry is this with one group).
+// counters at counter + 128 g (the x16 entry is this with one group);
+// groups >= 1 (with 0 the loop would not end).
 void sealwire_blake3_x16_groups_avx512(const std::uint8_t* in, std::size_t stride, std::size_t blocks, void* cv,
                                        const void* counter, const std::uint32_t flags[3], std::size_t groups) noexcept;
 // One parent level, sixteen parents from thirty-two word-sliced chaining
@@ -85,12 +86,17 @@ struct lanes16 {
       y[k] = _mm512_shuffle_i32x4(a[k], b[k], 0xdd);
     }
     // Inputs 2j and 2j + 1 (lane L = j / 2 of a[k], b[k] with k = 2 (j % 2)
-    // and k + 1) fill store j.
-    const __m512i o[8] = {_mm512_shuffle_i32x4(x[0], x[1], 0x88), _mm512_shuffle_i32x4(x[2], x[3], 0x88),
-                          _mm512_shuffle_i32x4(y[0], y[1], 0x88), _mm512_shuffle_i32x4(y[2], y[3], 0x88),
-                          _mm512_shuffle_i32x4(x[0], x[1], 0xdd), _mm512_shuffle_i32x4(x[2], x[3], 0xdd),
-                          _mm512_shuffle_i32x4(y[0], y[1], 0xdd), _mm512_shuffle_i32x4(y[2], y[3], 0xdd)};
-    for (int j = 0; j < 8; ++j) _mm512_storeu_si512(out + 64 * j, o[j]);
+    // and k + 1) fill store j. Each result goes straight to out: through an
+    // array, GCC kept a copy of all sixteen chaining values (key-derived in
+    // the keyed modes) in the stack frame of blake3_avx512_tree.cpp's kernel.
+    _mm512_storeu_si512(out + 64 * 0, _mm512_shuffle_i32x4(x[0], x[1], 0x88));
+    _mm512_storeu_si512(out + 64 * 1, _mm512_shuffle_i32x4(x[2], x[3], 0x88));
+    _mm512_storeu_si512(out + 64 * 2, _mm512_shuffle_i32x4(y[0], y[1], 0x88));
+    _mm512_storeu_si512(out + 64 * 3, _mm512_shuffle_i32x4(y[2], y[3], 0x88));
+    _mm512_storeu_si512(out + 64 * 4, _mm512_shuffle_i32x4(x[0], x[1], 0xdd));
+    _mm512_storeu_si512(out + 64 * 5, _mm512_shuffle_i32x4(x[2], x[3], 0xdd));
+    _mm512_storeu_si512(out + 64 * 6, _mm512_shuffle_i32x4(y[0], y[1], 0xdd));
+    _mm512_storeu_si512(out + 64 * 7, _mm512_shuffle_i32x4(y[2], y[3], 0xdd));
   }
 };
 
