@@ -287,6 +287,8 @@
 // output k (X16_LANES).
     .set X16_STAGE, 2048
     .set X16_FLAGS, 3072
+    .set X16_DELTA, 3088
+    .set X16_BLOCKS, 3096
     .set X16_FRAME, 3136
 
 // FRAME_ENTER: the loops' shared entry: nothing to do for zero blocks
@@ -439,11 +441,35 @@
     HALF_GM 0, 1, 2, 3, 5, 6, 7, 4, 10, 11, 8, 9, 15, 12, 13, 14, \m9, \m11, \m13, \m15, 8, 7
 .endm
 
+// One group: the groups loop with a seventh argument of 1.
     .p2align 6
     .globl sealwire_blake3_x16_blocks_avx512
     .hidden sealwire_blake3_x16_blocks_avx512
     .type sealwire_blake3_x16_blocks_avx512, @function
 sealwire_blake3_x16_blocks_avx512:
+    .cfi_startproc
+    endbr64
+    push $1
+    .cfi_adjust_cfa_offset 8
+    call sealwire_blake3_x16_groups_avx512
+    add $8, %rsp
+    .cfi_adjust_cfa_offset -8
+    ret
+    .cfi_endproc
+    .size sealwire_blake3_x16_blocks_avx512, .-sealwire_blake3_x16_blocks_avx512
+
+// The loop over `groups` groups of sixteen inputs (a seventh argument, on
+// the stack): group g's inputs start 16 * stride after group g - 1's, its
+// chaining value (read and replaced) is at cv + 512 g and its counters at
+// counter + 128 g; blocks and flags are the same for every group. A
+// group's last block stages the next group's first like any next block, so
+// only the call's first block is transposed in registers, and the frame is
+// set up and cleared once per call.
+    .p2align 6
+    .globl sealwire_blake3_x16_groups_avx512
+    .hidden sealwire_blake3_x16_groups_avx512
+    .type sealwire_blake3_x16_groups_avx512, @function
+sealwire_blake3_x16_groups_avx512:
     .cfi_startproc
     endbr64
     FRAME_ENTER X16_FRAME
@@ -462,10 +488,17 @@ sealwire_blake3_x16_blocks_avx512:
     mov %eax, X16_FLAGS+8(%rsp)
     or %r15d, %eax
     mov %eax, X16_FLAGS+12(%rsp)
-    lea X16_FLAGS+8(%rsp), %r15
-    lea X16_FLAGS+12(%rsp), %rax
-    cmp $1, %rdx
-    cmove %rax, %r15
+    // r9: the blocks left in all groups; from one group's last block to
+    // the next group's first, X16_DELTA more than a block.
+    mov %rdx, X16_BLOCKS(%rsp)
+    mov %rsi, %rax
+    shl $4, %rax
+    mov %rdx, %r9
+    shl $6, %r9
+    sub %r9, %rax
+    mov %rax, X16_DELTA(%rsp)
+    mov 16(%rbp), %r9
+    imul %rdx, %r9
     mov %rsp, %rbx
     lea 1024(%rsp), %r14
     xor %rbx, %r14
@@ -475,6 +508,12 @@ sealwire_blake3_x16_blocks_avx512:
     X16_LANES 17, 21, 25, 29, 8, 9, 10, 11, 1, %rbx
     X16_LANES 18, 22, 26, 30, 8, 9, 10, 11, 2, %rbx
     X16_LANES 19, 23, 27, 31, 8, 9, 10, 11, 3, %rbx
+3:
+    // A group's first block's flags, its chaining value.
+    lea X16_FLAGS+8(%rsp), %r15
+    lea X16_FLAGS+12(%rsp), %rax
+    cmp $1, %rdx
+    cmove %rax, %r15
     vmovdqu32 0*64(%rcx), %zmm0
     vmovdqu32 1*64(%rcx), %zmm1
     vmovdqu32 2*64(%rcx), %zmm2
@@ -488,11 +527,23 @@ sealwire_blake3_x16_blocks_avx512:
     // The next block, if any: its quarters to the staging area here, the
     // 4x4 transposes among the rounds below (skipped for the last block:
     // their 32 shuffles took 35 of the 5,335 TSC cycles of sixteen inputs
-    // of sixteen blocks).
+    // of sixteen blocks). After a group's last block comes the next
+    // group's first: the input pointers move there (less the block that
+    // the end of the loop adds).
     mov %rbx, %rax
     xor %r14, %rax
-    cmp $1, %rdx
+    cmp $1, %r9
     je 2f
+    cmp $1, %rdx
+    jne 5f
+    mov X16_DELTA(%rsp), %rax
+    add %rax, %rdi
+    add %rax, %r11
+    add %rax, %r12
+    add %rax, %r13
+    mov %rbx, %rax
+    xor %r14, %rax
+5:
     X16_STAGE_BLOCK 64
 2:
     vpbroadcastd .Lsealwire_blake3_consts(%rip), %zmm8
@@ -506,22 +557,22 @@ sealwire_blake3_x16_blocks_avx512:
     ROUNDM 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
     ROUNDM 2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8
     ROUNDM 3, 4, 10, 12, 13, 2, 7, 14, 6, 5, 9, 0, 11, 15, 8, 1
-    cmp $1, %rdx
+    cmp $1, %r9
     je 4f
     X16_FROM_STAGE 0, %rax
 4:
     ROUNDM 10, 7, 12, 9, 14, 3, 13, 15, 4, 0, 11, 2, 5, 8, 1, 6
-    cmp $1, %rdx
+    cmp $1, %r9
     je 4f
     X16_FROM_STAGE 1, %rax
 4:
     ROUNDM 12, 13, 9, 11, 15, 10, 14, 8, 7, 2, 5, 3, 0, 1, 6, 4
-    cmp $1, %rdx
+    cmp $1, %r9
     je 4f
     X16_FROM_STAGE 2, %rax
 4:
     ROUNDM 9, 14, 11, 5, 8, 12, 15, 1, 13, 3, 0, 10, 2, 6, 4, 7
-    cmp $1, %rdx
+    cmp $1, %r9
     je 4f
     X16_FROM_STAGE 3, %rax
 4:
@@ -544,6 +595,7 @@ sealwire_blake3_x16_blocks_avx512:
     add $64, %r11
     add $64, %r12
     add $64, %r13
+    dec %r9
     dec %rdx
     jnz 1b
     vmovdqu32 %zmm0, 0*64(%rcx)
@@ -554,11 +606,19 @@ sealwire_blake3_x16_blocks_avx512:
     vmovdqu32 %zmm5, 5*64(%rcx)
     vmovdqu32 %zmm6, 6*64(%rcx)
     vmovdqu32 %zmm7, 7*64(%rcx)
+    // The next group, if any: its chaining value and counters follow.
+    test %r9, %r9
+    jz 6f
+    add $512, %rcx
+    add $128, %r8
+    mov X16_BLOCKS(%rsp), %rdx
+    jmp 3b
+6:
     // The transposed and staged input on the stack is cleared, as in the
     // 32-lane loop.
     FRAME_LEAVE X16_FLAGS
     .cfi_endproc
-    .size sealwire_blake3_x16_blocks_avx512, .-sealwire_blake3_x16_blocks_avx512
+    .size sealwire_blake3_x16_groups_avx512, .-sealwire_blake3_x16_groups_avx512
 
 // Eight inputs: for each 32-byte half h of the block, input l's half into
 // ymm16 + 8h + l; the 4x4 transposes within 128-bit halves and the swap of
@@ -937,6 +997,99 @@ sealwire_blake3_x32_blocks_avx512:
     FRAME_LEAVE X32_CTR
     .cfi_endproc
     .size sealwire_blake3_x32_blocks_avx512, .-sealwire_blake3_x32_blocks_avx512
+
+// Sixteen parents from thirty-two chaining values held word-sliced, as the
+// 16-lane loop leaves them (vector j: word j of sixteen nodes), and the
+// parents' chaining values the same way: one level of the tree with no
+// transposes. in: two groups of eight vectors, nodes 0-15 then 16-31;
+// parent p's children are nodes 2p and 2p + 1, so message word j (j < 8)
+// of parents 0-7 is word j of group 0's even lanes and of parents 8-15 of
+// group 1's, one vpermt2d, and word j + 8 the same from the odd lanes. The
+// message stays in registers 16-31 and the state in 0-15, as in the
+// narrower loops: nothing goes to the stack.
+//
+// void sealwire_blake3_x16_parents_sliced_avx512(const void* in,
+//     const uint32_t key[8], uint32_t flags, void* out);
+// flags: every parent's flags (PARENT included); out may equal in.
+    .section .rodata
+    .p2align 6
+.Lsealwire_blake3_even_lanes:
+    .long 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30
+.Lsealwire_blake3_odd_lanes:
+    .long 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31
+
+    .text
+
+// SLICED_WORDS: message words j and j + 8 into registers lo (16 + j) and
+// hi (24 + j) from word j of the two groups at rdi (indices in zmm8, zmm9).
+.macro SLICED_WORDS j, lo, hi
+    vmovdqu32 64*\j(%rdi), %zmm\lo
+    vmovdqa32 %zmm\lo, %zmm\hi
+    vpermt2d 512+64*\j(%rdi), %zmm8, %zmm\lo
+    vpermt2d 512+64*\j(%rdi), %zmm9, %zmm\hi
+.endm
+
+    .p2align 6
+    .globl sealwire_blake3_x16_parents_sliced_avx512
+    .hidden sealwire_blake3_x16_parents_sliced_avx512
+    .type sealwire_blake3_x16_parents_sliced_avx512, @function
+sealwire_blake3_x16_parents_sliced_avx512:
+    .cfi_startproc
+    endbr64
+    vmovdqa32 .Lsealwire_blake3_even_lanes(%rip), %zmm8
+    vmovdqa32 .Lsealwire_blake3_odd_lanes(%rip), %zmm9
+    SLICED_WORDS 0, 16, 24
+    SLICED_WORDS 1, 17, 25
+    SLICED_WORDS 2, 18, 26
+    SLICED_WORDS 3, 19, 27
+    SLICED_WORDS 4, 20, 28
+    SLICED_WORDS 5, 21, 29
+    SLICED_WORDS 6, 22, 30
+    SLICED_WORDS 7, 23, 31
+    vpbroadcastd 0(%rsi), %zmm0
+    vpbroadcastd 4(%rsi), %zmm1
+    vpbroadcastd 8(%rsi), %zmm2
+    vpbroadcastd 12(%rsi), %zmm3
+    vpbroadcastd 16(%rsi), %zmm4
+    vpbroadcastd 20(%rsi), %zmm5
+    vpbroadcastd 24(%rsi), %zmm6
+    vpbroadcastd 28(%rsi), %zmm7
+    vpbroadcastd .Lsealwire_blake3_consts(%rip), %zmm8
+    vpbroadcastd .Lsealwire_blake3_consts+4(%rip), %zmm9
+    vpbroadcastd .Lsealwire_blake3_consts+8(%rip), %zmm10
+    vpbroadcastd .Lsealwire_blake3_consts+12(%rip), %zmm11
+    // Parents have counter 0 (spec 2.5).
+    vpxord %zmm12, %zmm12, %zmm12
+    vpxord %zmm13, %zmm13, %zmm13
+    vpbroadcastd .Lsealwire_blake3_consts+16(%rip), %zmm14
+    vpbroadcastd %edx, %zmm15
+    ROUND z, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31
+    ROUND z, 18, 22, 19, 26, 23, 16, 20, 29, 17, 27, 28, 21, 25, 30, 31, 24
+    ROUND z, 19, 20, 26, 28, 29, 18, 23, 30, 22, 21, 25, 16, 27, 31, 24, 17
+    ROUND z, 26, 23, 28, 25, 30, 19, 29, 31, 20, 16, 27, 18, 21, 24, 17, 22
+    ROUND z, 28, 29, 25, 27, 31, 26, 30, 24, 23, 18, 21, 19, 16, 17, 22, 20
+    ROUND z, 25, 30, 27, 21, 24, 28, 31, 17, 29, 19, 16, 26, 18, 22, 20, 23
+    ROUND z, 27, 31, 21, 16, 17, 25, 24, 22, 30, 26, 18, 28, 19, 20, 23, 29
+    vpxord %zmm8, %zmm0, %zmm0
+    vpxord %zmm9, %zmm1, %zmm1
+    vpxord %zmm10, %zmm2, %zmm2
+    vpxord %zmm11, %zmm3, %zmm3
+    vpxord %zmm12, %zmm4, %zmm4
+    vpxord %zmm13, %zmm5, %zmm5
+    vpxord %zmm14, %zmm6, %zmm6
+    vpxord %zmm15, %zmm7, %zmm7
+    vmovdqu32 %zmm0, 0*64(%rcx)
+    vmovdqu32 %zmm1, 1*64(%rcx)
+    vmovdqu32 %zmm2, 2*64(%rcx)
+    vmovdqu32 %zmm3, 3*64(%rcx)
+    vmovdqu32 %zmm4, 4*64(%rcx)
+    vmovdqu32 %zmm5, 5*64(%rcx)
+    vmovdqu32 %zmm6, 6*64(%rcx)
+    vmovdqu32 %zmm7, 7*64(%rcx)
+    vzeroupper
+    ret
+    .cfi_endproc
+    .size sealwire_blake3_x16_parents_sliced_avx512, .-sealwire_blake3_x16_parents_sliced_avx512
 
     .section .note.GNU-stack, "", @progbits
 

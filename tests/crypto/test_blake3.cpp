@@ -216,6 +216,31 @@ TEST_P(Blake3, TreeBoundariesMatchPortable) {
   }
 }
 
+// Subtrees beyond the largest that one kernel call takes (1,024 chunks at
+// the AVX-512 level on Intel), where the driver joins them: whole and
+// around 2,048 and 4,096 chunks, one-shot and in pieces, in each mode.
+TEST_P(Blake3, LargeSubtreesMatchPortable) {
+  const bytes in = test::seeded_random(12).fill(4097 * 1024 + 1);
+  test::seeded_random rng(13);
+  const bytes key = rng.fill(32);
+  for (mode m : {mode::hash, mode::keyed, mode::derive}) {
+    for (std::size_t n : {std::size_t{2047 * 1024 + 5}, std::size_t{2048 * 1024}, std::size_t{2049 * 1024 + 1},
+                          std::size_t{3072 * 1024}, std::size_t{4096 * 1024}, std::size_t{4097 * 1024 + 1}}) {
+      const auto msg = std::span(in).first(n);
+      bytes want;
+      {
+        test::scoped_cpu_level force(crypto::cpu::level::portable);
+        want = one_shot(m, msg, 64, key_span(key), "sealwire large context");
+      }
+      ASSERT_EQ(to_hex(one_shot(m, msg, 64, key_span(key), "sealwire large context")), to_hex(want))
+          << crypto::cpu::name(GetParam()) << " length " << n << " mode " << static_cast<int>(m);
+      blake3 h = start(m, key_span(key), "sealwire large context");
+      feed(h, msg, rng, 300000);
+      ASSERT_EQ(to_hex(finalize(h, 64)), to_hex(want)) << "incremental, length " << n;
+    }
+  }
+}
+
 // Each kernel against the portable hash_many, called directly: chunks and
 // parents, odd and even block counts, with and without counter increments,
 // and counters whose low word wraps inside a group of lanes.
@@ -308,6 +333,47 @@ TEST(Blake3Kernels, Reduce16MatchesPortableLevels) {
     blake3_reduce16_rows_avx512(in.data(), key, flags, got.data());
     ASSERT_EQ(to_hex(bytes(got.begin(), got.begin() + 64)), to_hex(want)) << "trial " << trial << " flags " << flags;
     ASSERT_EQ(bytes(got.begin() + 64, got.end()), bytes(64, 0xa5)) << "wrote past its two outputs";
+  }
+#else
+  GTEST_SKIP() << "no x86 kernels in this build";
+#endif
+}
+
+// A subtree of 16 to 1,024 chunks down to its sixteen nodes, word-sliced in
+// between, against portable chunks and parent levels: every size the driver
+// sends it, random inputs, keys and mode flags (keyed and derive modes
+// among them), counters whose low word wraps inside a group of sixteen
+// chunks or between two groups.
+TEST(Blake3Kernels, Wide16MatchesPortableLevels) {
+#if SEALWIRE_X86_KERNELS
+  using namespace crypto::detail;
+  namespace cpu = crypto::cpu;
+  constexpr std::uint32_t needs = cpu::avx512f | cpu::avx512vl;
+  if ((cpu::detected() & needs) != needs) GTEST_SKIP() << "no AVX-512F/VL";
+  test::seeded_random rng(11);
+  const bytes in = rng.fill(blake3_wide16_max_chunks * 1024);
+  for (std::uint64_t chunks = 16; chunks <= blake3_wide16_max_chunks; chunks *= 2) {
+    const std::uint64_t counters[] = {0, chunks, 0xffffffffULL - 5, 0x100000000ULL - chunks / 2, ~0ULL - chunks + 1};
+    for (int trial = 0; trial < 5; ++trial) {
+      std::uint32_t key[8];
+      for (auto& k : key) k = static_cast<std::uint32_t>(rng.next());
+      const std::uint32_t modes[] = {0, blake3_keyed_hash, blake3_derive_key_context, blake3_derive_key_material};
+      const std::uint32_t flags = modes[rng.uniform(4)];
+      const std::uint64_t counter = counters[trial];
+      bytes level(chunks * 32), next(chunks * 16);
+      blake3_hash_many_portable(in.data(), chunks, 16, key, counter, true, flags, blake3_chunk_start,
+                                blake3_chunk_end, level.data());
+      for (std::uint64_t n = chunks; n > 16; n /= 2) {
+        blake3_hash_many_portable(level.data(), n / 2, 1, key, 0, false, flags | blake3_parent, 0, 0, next.data());
+        std::copy(next.begin(), next.begin() + static_cast<long>(n / 2 * 32), level.begin());
+      }
+      bytes got(16 * 32 + 64, 0xa5);  // with a canary
+      blake3_wide16_avx512(in.data(), chunks, counter, key, flags, got.data());
+      const bytes want(level.begin(), level.begin() + 16 * 32);
+      ASSERT_EQ(to_hex(bytes(got.begin(), got.begin() + 16 * 32)), to_hex(want))
+          << "chunks " << chunks << " counter " << counter << " flags " << flags;
+      ASSERT_EQ(bytes(got.begin() + 16 * 32, got.end()), bytes(64, 0xa5)) << "wrote past its sixteen outputs";
+    }
   }
 #else
   GTEST_SKIP() << "no x86 kernels in this build";

@@ -200,6 +200,15 @@ void blake3_reduce16_rows_avx512(const std::uint8_t* in, const std::uint32_t key
 // to two, written to out (64 bytes); flags are the mode's (no PARENT).
 void blake3_hash16_reduce_avx512(const std::uint8_t* in, const std::uint32_t key[8], std::uint64_t counter,
                                  std::uint32_t flags, std::uint8_t* out) noexcept;
+// blake3_wide16_avx512 writes to out (512 bytes) the sixteen chaining
+// values at the level that has sixteen nodes of the subtree of `chunks`
+// whole chunks at in (a power of two, 16 to blake3_wide16_max_chunks,
+// starting at chunk `counter`, a multiple of it); flags are the mode's (no
+// PARENT). The levels in between stay word-sliced, as the 16-lane loop
+// leaves its chaining values, with no transposes.
+constexpr std::uint64_t blake3_wide16_max_chunks = 1024;
+void blake3_wide16_avx512(const std::uint8_t* in, std::uint64_t chunks, std::uint64_t counter,
+                          const std::uint32_t key[8], std::uint32_t flags, std::uint8_t* out) noexcept;
 // blake3_compress_rows_avx512 is one compression (spec 2.2) of the 64-byte
 // block at `block`, in 128-bit rows, as blake3_compress_portable.
 void blake3_compress_rows_avx512(const std::uint32_t cv[8], const std::uint8_t* block, std::uint32_t block_len,
