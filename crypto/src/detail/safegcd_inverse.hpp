@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: Apache-2.0
+// Constant-time modular inversion by Bernstein and Yang's divsteps ("Fast
+// constant-time gcd computation and modular inversion", 2019,
+// https://eprint.iacr.org/2019/266, sections 8 and 11), for an odd modulus
+// M < 2^256 (P-256's p and n): a fixed number of steps in batches of 59 on
+// the low words, each batch's transition matrix applied to the full numbers.
+#pragma once
+
+#include <sealwire/crypto/ct.hpp>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace sealwire::crypto::detail {
+namespace {
+
+// Numbers here are five signed 62-bit limbs, value = sum l_i 2^(62 i): l_0..l_3
+// in [0, 2^62) between operations, l_4 signed and carrying the sign. That leaves
+// room for the signed f and g and for the products of a batch's update.
+struct safegcd_num {
+  std::int64_t l[5];
+};
+
+// safegcd_modulus: M in limbs, and M^-1 mod 2^62 for the exact division of
+// the d, e updates.
+struct safegcd_modulus {
+  safegcd_num m;
+  std::uint64_t m_inv62;
+};
+
+namespace safegcd {
+
+__extension__ using i128 = __int128;
+inline constexpr std::uint64_t mask62 = (std::uint64_t{1} << 62) - 1;
+
+// The number of divsteps. The steps are the "half-delta" variant: divstep
+// with delta starting at 1/2 instead of 1 (delta below is 2 delta, odd). For
+// the original divstep the paper bounds the steps for 256-bit inputs at
+// floor((49 * 256 + 57) / 17) = 741 (theorem 11.2); Pieter Wuille's convex
+// hull analysis of the half-delta variant (github.com/sipa/safegcd-bounds,
+// the bound libsecp256k1 relies on) shows that 590 steps bring g to 0 for
+// every modulus f below 2^256 and every 0 <= g < f. Extra steps with g = 0
+// change nothing (f stays, g stays 0, d stays), so 10 batches of 59 are
+// exactly that bound.
+inline constexpr int steps_per_batch = 59;
+inline constexpr int batches = 10;
+static_assert(steps_per_batch * batches >= 590);
+
+// A batch's transition matrix, scaled by 2^62: after the batch
+// 2^62 (f', g') = (u f + v g, q f + r g) exactly.
+struct matrix {
+  std::int64_t u, v, q, r;
+};
+
+// from_words / to_words: four little-endian 64-bit words, below 2^256, to and
+// from limbs (to_words wants the limbs normalized and the value in [0, 2^256)).
+inline void from_words(safegcd_num& out, const std::uint64_t* w) noexcept {
+  out.l[0] = static_cast<std::int64_t>(w[0] & mask62);
+  out.l[1] = static_cast<std::int64_t>((w[0] >> 62 | w[1] << 2) & mask62);
+  out.l[2] = static_cast<std::int64_t>((w[1] >> 60 | w[2] << 4) & mask62);
+  out.l[3] = static_cast<std::int64_t>((w[2] >> 58 | w[3] << 6) & mask62);
+  out.l[4] = static_cast<std::int64_t>(w[3] >> 56);
+}
+
+inline void to_words(std::uint64_t* w, const safegcd_num& a) noexcept {
+  const auto l0 = static_cast<std::uint64_t>(a.l[0]), l1 = static_cast<std::uint64_t>(a.l[1]);
+  const auto l2 = static_cast<std::uint64_t>(a.l[2]), l3 = static_cast<std::uint64_t>(a.l[3]);
+  const auto l4 = static_cast<std::uint64_t>(a.l[4]);
+  w[0] = l0 | l1 << 62;
+  w[1] = l1 >> 2 | l2 << 60;
+  w[2] = l2 >> 4 | l3 << 58;
+  w[3] = l3 >> 6 | l4 << 56;
+}
+
+// divsteps runs steps_per_batch half-delta divsteps on the low words of f and
+// g (the first k steps depend only on the low k bits: paper section 8) and
+// returns their matrix. One step, with f odd:
+//   delta > 0 and g odd: (delta, f, g) -> (1 - delta, g, (g - f) / 2)
+//   g odd otherwise:     (delta, f, g) -> (1 + delta, f, (g + f) / 2)
+//   g even:              (delta, f, g) -> (1 + delta, f, g / 2)
+// without branches: with masks odd (g odd) and swap (the first case, a
+// subset of odd), g' = (g + ((f & odd) ^ swap) - swap) / 2 (the added term is
+// -f, f or 0), f' = g under swap, and delta' = (swap ? -delta : delta) + 1.
+// The matrix rows follow f and g: instead of halving g's row, f's row
+// doubles, so the rows hold 2^i (f_i, g_i) after i steps; they start at 8 I
+// so that after 59 steps they are 2^62 times the steps' rational matrix.
+// Each step at most doubles |u| + |v| and |q| + |r| (the new g row is the
+// old one plus or minus the f row, the new f row twice one of them), so both
+// stay at most 2^62: every entry fits an int64. delta2 is 2 delta (odd), so
+// the test delta > 0 is exact.
+inline matrix divsteps(std::int64_t& delta2, std::uint64_t f, std::uint64_t g) noexcept {
+  std::uint64_t u = 8, v = 0, q = 0, r = 8;
+  auto d = static_cast<std::uint64_t>(delta2);
+  for (int i = 0; i < steps_per_batch; ++i) {
+    const std::uint64_t odd = ct::value_barrier(0 - (g & 1));
+    // delta > 0: 0 - d has its sign bit set.
+    const std::uint64_t swap = static_cast<std::uint64_t>(static_cast<std::int64_t>(0 - d) >> 63) & odd;
+    const std::uint64_t nf = f ^ ((f ^ g) & swap), nu = u ^ ((u ^ q) & swap), nv = v ^ ((v ^ r) & swap);
+    g = (g - swap) + ((f & odd) ^ swap);
+    q = (q - swap) + ((u & odd) ^ swap);
+    r = (r - swap) + ((v & odd) ^ swap);
+    d = (d ^ swap) - swap + 2;
+    f = nf;
+    // g is even: halve it (an arithmetic shift: the low bits stay exact); f's row doubles.
+    g = static_cast<std::uint64_t>(static_cast<std::int64_t>(g) >> 1);
+    u = nu << 1;
+    v = nv << 1;
+  }
+  delta2 = static_cast<std::int64_t>(d);
+  return {static_cast<std::int64_t>(u), static_cast<std::int64_t>(v), static_cast<std::int64_t>(q),
+          static_cast<std::int64_t>(r)};
+}
+
+// update_fg: (f, g) = (u f + v g, q f + r g) / 2^62, exact (the batch made the
+// low 62 bits zero). |u| + |v| <= 2^62, so |f'| <= max(|f|, |g|): f and g never
+// leave [-M, M]. Each product is below 2^124 in magnitude and a limb's sum
+// below 2^126: int128 holds it.
+inline void update_fg(safegcd_num& f, safegcd_num& g, const matrix& t) noexcept {
+  i128 cf = static_cast<i128>(t.u) * f.l[0] + static_cast<i128>(t.v) * g.l[0];
+  i128 cg = static_cast<i128>(t.q) * f.l[0] + static_cast<i128>(t.r) * g.l[0];
+  cf >>= 62;
+  cg >>= 62;
+  for (int i = 1; i < 5; ++i) {
+    cf += static_cast<i128>(t.u) * f.l[i] + static_cast<i128>(t.v) * g.l[i];
+    cg += static_cast<i128>(t.q) * f.l[i] + static_cast<i128>(t.r) * g.l[i];
+    f.l[i - 1] = static_cast<std::int64_t>(static_cast<std::uint64_t>(cf) & mask62);
+    g.l[i - 1] = static_cast<std::int64_t>(static_cast<std::uint64_t>(cg) & mask62);
+    cf >>= 62;
+    cg >>= 62;
+  }
+  f.l[4] = static_cast<std::int64_t>(cf);
+  g.l[4] = static_cast<std::int64_t>(cg);
+}
+
+// add_masked: a += M & mask, limbs renormalized (a's top limb takes the carry).
+inline void add_masked(safegcd_num& a, const safegcd_num& m, std::uint64_t mask) noexcept {
+  std::int64_t c = 0;
+  for (int i = 0; i < 4; ++i) {
+    c += a.l[i] + static_cast<std::int64_t>(static_cast<std::uint64_t>(m.l[i]) & mask);
+    a.l[i] = static_cast<std::int64_t>(static_cast<std::uint64_t>(c) & mask62);
+    c >>= 62;
+  }
+  a.l[4] += c + static_cast<std::int64_t>(static_cast<std::uint64_t>(m.l[4]) & mask);
+}
+
+// sign_mask: all ones when a (normalized) is negative.
+inline std::uint64_t sign_mask(const safegcd_num& a) noexcept {
+  return static_cast<std::uint64_t>(a.l[4] >> 63);
+}
+
+// reduce: a in (-M, 2M) to [0, M): M added when negative, then M taken away
+// and added back when that went negative.
+inline void reduce(safegcd_num& a, const safegcd_modulus& mod) noexcept {
+  add_masked(a, mod.m, sign_mask(a));
+  safegcd_num neg_m;
+  for (int i = 0; i < 5; ++i) neg_m.l[i] = -mod.m.l[i];
+  add_masked(a, neg_m, ~std::uint64_t{0});
+  add_masked(a, mod.m, sign_mask(a));
+}
+
+// update_de: (d, e) = (u d + v e, q d + r e) / 2^62 mod M for d, e in [0, M):
+// the multiples md M and me M (md, me in [0, 2^62), from the low limbs and
+// M^-1 mod 2^62) make the low 62 bits zero, so the division is exact. The
+// quotients lie in (-M, 2M) (|u d + v e| < 2^62 M, md M < 2^62 M) and are
+// brought back to [0, M). Products below 2^124, three to a limb: int128.
+inline void update_de(safegcd_num& d, safegcd_num& e, const matrix& t, const safegcd_modulus& mod) noexcept {
+  const auto d0 = static_cast<std::uint64_t>(d.l[0]), e0 = static_cast<std::uint64_t>(e.l[0]);
+  const auto u = static_cast<std::uint64_t>(t.u), v = static_cast<std::uint64_t>(t.v);
+  const auto q = static_cast<std::uint64_t>(t.q), r = static_cast<std::uint64_t>(t.r);
+  const std::uint64_t md = (0 - (u * d0 + v * e0) * mod.m_inv62) & mask62;
+  const std::uint64_t me = (0 - (q * d0 + r * e0) * mod.m_inv62) & mask62;
+  i128 cd = static_cast<i128>(t.u) * d.l[0] + static_cast<i128>(t.v) * e.l[0] +
+            static_cast<i128>(static_cast<std::int64_t>(md)) * mod.m.l[0];
+  i128 ce = static_cast<i128>(t.q) * d.l[0] + static_cast<i128>(t.r) * e.l[0] +
+            static_cast<i128>(static_cast<std::int64_t>(me)) * mod.m.l[0];
+  cd >>= 62;
+  ce >>= 62;
+  for (int i = 1; i < 5; ++i) {
+    cd += static_cast<i128>(t.u) * d.l[i] + static_cast<i128>(t.v) * e.l[i] +
+          static_cast<i128>(static_cast<std::int64_t>(md)) * mod.m.l[i];
+    ce += static_cast<i128>(t.q) * d.l[i] + static_cast<i128>(t.r) * e.l[i] +
+          static_cast<i128>(static_cast<std::int64_t>(me)) * mod.m.l[i];
+    d.l[i - 1] = static_cast<std::int64_t>(static_cast<std::uint64_t>(cd) & mask62);
+    e.l[i - 1] = static_cast<std::int64_t>(static_cast<std::uint64_t>(ce) & mask62);
+    cd >>= 62;
+    ce >>= 62;
+  }
+  d.l[4] = static_cast<std::int64_t>(cd);
+  e.l[4] = static_cast<std::int64_t>(ce);
+  reduce(d, mod);
+  reduce(e, mod);
+}
+
+}  // namespace safegcd
+
+// make_safegcd_modulus: the limbs of an odd M < 2^256 (four little-endian
+// words) and M^-1 mod 2^62 by Newton's iteration (each step doubles the
+// correct low bits: x = M is right mod 8 for odd M).
+constexpr safegcd_modulus make_safegcd_modulus(const std::uint64_t (&w)[4]) noexcept {
+  safegcd_modulus mod{};
+  constexpr std::uint64_t mask62 = (std::uint64_t{1} << 62) - 1;
+  mod.m.l[0] = static_cast<std::int64_t>(w[0] & mask62);
+  mod.m.l[1] = static_cast<std::int64_t>((w[0] >> 62 | w[1] << 2) & mask62);
+  mod.m.l[2] = static_cast<std::int64_t>((w[1] >> 60 | w[2] << 4) & mask62);
+  mod.m.l[3] = static_cast<std::int64_t>((w[2] >> 58 | w[3] << 6) & mask62);
+  mod.m.l[4] = static_cast<std::int64_t>(w[3] >> 56);
+  std::uint64_t x = w[0];
+  for (int i = 0; i < 5; ++i) x *= 2 - w[0] * x;
+  mod.m_inv62 = x & mask62;
+  return mod;
+}
+
+// safegcd_invert: out = scale / x mod M, fully reduced, for x and scale below
+// M (four little-endian words each); 0 when x = 0. A field in Montgomery form
+// passes R^2 mod M as scale: (a R)^-1 R^2 = a^-1 R. The same operations run
+// for every x; every temporary is wiped.
+//
+// Starting from f = M, g = x, d = 0, e = scale, every batch applies its matrix
+// to (f, g) and, mod M and divided by 2^62, to (d, e), so throughout
+// d = T01 scale / 2^(62 k) and f = (T00 M + T01 x) / 2^(62 k) for the
+// product T of the matrices so far: f = d x / scale (mod M). When g reaches 0,
+// f = +-gcd(M, x) = +-1 (M prime, 0 < x < M), so scale / x = +-d, the sign
+// that of f. For x = 0, g starts at 0: f stays M and d stays 0.
+inline void safegcd_invert(std::uint64_t* out, const std::uint64_t* x, const std::uint64_t* scale,
+                           const safegcd_modulus& mod) noexcept {
+  struct state {
+    safegcd_num f, g, d, e, t;
+    safegcd::matrix m;
+    std::int64_t delta2;
+  } s;
+  s.f = mod.m;
+  safegcd::from_words(s.g, x);
+  s.d = safegcd_num{};
+  safegcd::from_words(s.e, scale);
+  s.delta2 = 1;
+  for (int b = 0; b < safegcd::batches; ++b) {
+    // The low 64 bits of f and g (limbs 0 and 1, two's complement mod 2^64).
+    const std::uint64_t f_lo = static_cast<std::uint64_t>(s.f.l[0]) | static_cast<std::uint64_t>(s.f.l[1]) << 62;
+    const std::uint64_t g_lo = static_cast<std::uint64_t>(s.g.l[0]) | static_cast<std::uint64_t>(s.g.l[1]) << 62;
+    s.m = safegcd::divsteps(s.delta2, f_lo, g_lo);
+    safegcd::update_fg(s.f, s.g, s.m);
+    safegcd::update_de(s.d, s.e, s.m, mod);
+  }
+  // out = d, or M - d when f = -1 (d is nonzero then: x was).
+  const std::uint64_t neg = safegcd::sign_mask(s.f);
+  for (int i = 0; i < 5; ++i) s.t.l[i] = mod.m.l[i] - s.d.l[i];
+  safegcd::add_masked(s.t, safegcd_num{}, 0);  // renormalize the limbs
+  for (int i = 0; i < 5; ++i) {
+    const auto di = static_cast<std::uint64_t>(s.d.l[i]), ti = static_cast<std::uint64_t>(s.t.l[i]);
+    s.d.l[i] = static_cast<std::int64_t>(di ^ ((di ^ ti) & neg));
+  }
+  safegcd::to_words(out, s.d);
+  ct::wipe_object(s);
+}
+
+}  // namespace
+}  // namespace sealwire::crypto::detail
