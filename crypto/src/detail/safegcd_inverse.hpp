@@ -47,7 +47,8 @@ inline constexpr int batches = 10;
 static_assert(steps_per_batch * batches >= 590);
 
 // A batch's transition matrix, scaled by 2^62: after the batch
-// 2^62 (f', g') = (u f + v g, q f + r g) exactly.
+// 2^62 (f', g') = (u f + v g, q f + r g) exactly. |u| + |v| and |q| + |r| are
+// at most 2^62 (divsteps).
 struct matrix {
   std::int64_t u, v, q, r;
 };
@@ -72,43 +73,71 @@ inline void to_words(std::uint64_t* w, const safegcd_num& a) noexcept {
   w[3] = l3 >> 6 | l4 << 56;
 }
 
-// divsteps runs steps_per_batch half-delta divsteps on the low words of f and
+// divsteps_packed runs k <= 30 half-delta divsteps on the low words of f and
 // g (the first k steps depend only on the low k bits: paper section 8) and
-// returns their matrix. One step, with f odd:
+// writes their matrix, scaled by 2^k: 2^k (f_k, g_k) = (u f + v g, q f + r g).
+// One step, with f odd:
 //   delta > 0 and g odd: (delta, f, g) -> (1 - delta, g, (g - f) / 2)
 //   g odd otherwise:     (delta, f, g) -> (1 + delta, f, (g + f) / 2)
 //   g even:              (delta, f, g) -> (1 + delta, f, g / 2)
-// without branches: with masks odd (g odd) and swap (the first case, a
-// subset of odd), g' = (g + ((f & odd) ^ swap) - swap) / 2 (the added term is
-// -f, f or 0), f' = g under swap, and delta' = (swap ? -delta : delta) + 1.
+// without branches, by masks pos (delta > 0), odd (g odd) and swap = pos &
+// odd (the first case): g' = (g + t) / 2 for t = -f, f or 0 (below), f' = g
+// under swap, and delta' = (swap ? -delta : delta) + 1, kept as
+// nd = -2 delta (odd, so the test delta > 0 is nd's sign, exact).
 // The matrix rows follow f and g: instead of halving g's row, f's row
-// doubles, so the rows hold 2^i (f_i, g_i) after i steps; they start at 8 I
-// so that after 59 steps they are 2^62 times the steps' rational matrix.
-// Each step at most doubles |u| + |v| and |q| + |r| (the new g row is the
-// old one plus or minus the f row, the new f row twice one of them), so both
-// stay at most 2^62: every entry fits an int64. delta2 is 2 delta (odd), so
-// the test delta > 0 is exact.
-inline matrix divsteps(std::int64_t& delta2, std::uint64_t f, std::uint64_t g) noexcept {
-  std::uint64_t u = 8, v = 0, q = 0, r = 8;
-  auto d = static_cast<std::uint64_t>(delta2);
-  for (int i = 0; i < steps_per_batch; ++i) {
+// doubles, so the rows hold 2^i (f_i, g_i) after i steps. Each step at most
+// doubles |u| + |v| and |q| + |r| (the new g row is the old one plus or
+// minus the f row, the new f row twice one of them), so after k <= 30 steps
+// every entry is at most 2^30 in magnitude. That lets each row live in one
+// word, u + v 2^32 and q + r 2^32 (mod 2^64): the steps are linear in the
+// rows (select, add, negate, double), so the packed words follow them, and
+// two entries cost the operations of one.
+template <int k>
+inline void divsteps_packed(std::uint64_t& nd, std::uint64_t f, std::uint64_t g, std::int64_t (&m)[4]) noexcept {
+  static_assert(k >= 1 && k <= 30);
+  std::uint64_t fr = 1, gr = std::uint64_t{1} << 32;  // the rows (u, v) = (1, 0), (q, r) = (0, 1)
+  for (int i = 0; i < k; ++i) {
     const std::uint64_t odd = ct::value_barrier(0 - (g & 1));
-    // delta > 0: 0 - d has its sign bit set.
-    const std::uint64_t swap = static_cast<std::uint64_t>(static_cast<std::int64_t>(0 - d) >> 63) & odd;
-    const std::uint64_t nf = f ^ ((f ^ g) & swap), nu = u ^ ((u ^ q) & swap), nv = v ^ ((v ^ r) & swap);
-    g = (g - swap) + ((f & odd) ^ swap);
-    q = (q - swap) + ((u & odd) ^ swap);
-    r = (r - swap) + ((v & odd) ^ swap);
-    d = (d ^ swap) - swap + 2;
+    const std::uint64_t swap = static_cast<std::uint64_t>(static_cast<std::int64_t>(nd) >> 63) & odd;
+    const std::uint64_t nf = f ^ ((f ^ g) & swap), nfr = fr ^ ((fr ^ gr) & swap);
+    // (g + term) / 2 as (g >> 1) + (g & 1) + (((f >> 1) & odd) ^ swap): with
+    // f and g odd, (g - f) / 2 = (g >> 1) - (f >> 1) and (g + f) / 2 =
+    // (g >> 1) + (f >> 1) + 1 (~x + 1 = -x); shorter on g's path than the
+    // halving after the sum.
+    const auto fh = static_cast<std::uint64_t>(static_cast<std::int64_t>(f) >> 1);
+    g = (static_cast<std::uint64_t>(static_cast<std::int64_t>(g) >> 1) + (g & 1)) + ((fh & odd) ^ swap);
+    gr = (gr - swap) + ((fr & odd) ^ swap);
+    nd = (nd ^ swap) + (swap | ~std::uint64_t{1});  // -swap - 2 is swap | -2 for swap 0 or -1
     f = nf;
-    // g is even: halve it (an arithmetic shift: the low bits stay exact); f's row doubles.
-    g = static_cast<std::uint64_t>(static_cast<std::int64_t>(g) >> 1);
-    u = nu << 1;
-    v = nv << 1;
+    fr = nfr << 1;  // f's row doubles instead of g's halving
   }
-  delta2 = static_cast<std::int64_t>(d);
-  return {static_cast<std::int64_t>(u), static_cast<std::int64_t>(v), static_cast<std::int64_t>(q),
-          static_cast<std::int64_t>(r)};
+  // Unpack: the low half sign-extended is u (|u| < 2^31), the rest v 2^32.
+  const auto u = static_cast<std::int64_t>(fr << 32) >> 32, q = static_cast<std::int64_t>(gr << 32) >> 32;
+  m[0] = u;
+  m[1] = static_cast<std::int64_t>(fr - static_cast<std::uint64_t>(u)) >> 32;
+  m[2] = q;
+  m[3] = static_cast<std::int64_t>(gr - static_cast<std::uint64_t>(q)) >> 32;
+}
+
+// divsteps runs steps_per_batch = 30 + 29 steps on the low words of f and g
+// and returns their matrix scaled by 2^62. The second half starts from the
+// first half's f and g, 2^-30 (u1 f + v1 g, q1 f + r1 g): the words' top 30
+// bits are lost to the shift, the 34 exact ones cover the 29 steps. The
+// product M2 M1 of the halves (scaled by 2^59; the row sums of absolute
+// values multiply, at most 2^29 2^30) is multiplied by 8: |u| + |v| and
+// |q| + |r| at most 2^62, every entry an int64.
+inline matrix divsteps(std::int64_t& delta2, std::uint64_t f, std::uint64_t g) noexcept {
+  std::uint64_t nd = 0 - static_cast<std::uint64_t>(delta2);
+  std::int64_t m1[4], m2[4];
+  divsteps_packed<30>(nd, f, g, m1);
+  const auto u1 = static_cast<std::uint64_t>(m1[0]), v1 = static_cast<std::uint64_t>(m1[1]);
+  const auto q1 = static_cast<std::uint64_t>(m1[2]), r1 = static_cast<std::uint64_t>(m1[3]);
+  const auto f30 = static_cast<std::uint64_t>(static_cast<std::int64_t>(u1 * f + v1 * g) >> 30);
+  const auto g30 = static_cast<std::uint64_t>(static_cast<std::int64_t>(q1 * f + r1 * g) >> 30);
+  divsteps_packed<steps_per_batch - 30>(nd, f30, g30, m2);
+  delta2 = static_cast<std::int64_t>(0 - nd);
+  return {8 * (m2[0] * m1[0] + m2[1] * m1[2]), 8 * (m2[0] * m1[1] + m2[1] * m1[3]),
+          8 * (m2[2] * m1[0] + m2[3] * m1[2]), 8 * (m2[2] * m1[1] + m2[3] * m1[3])};
 }
 
 // update_fg: (f, g) = (u f + v g, q f + r g) / 2^62, exact (the batch made the
