@@ -208,10 +208,10 @@ struct ec : ec_point<Curve> {
     const base_table& tb = table();
     struct state {
       point j, t;
-      affine e;
+      affine e, e_next;
       fe ny;
       temps w;  // the formulas' temporaries, wiped with the rest
-      std::uint64_t neg, d;
+      std::uint64_t neg, d, neg_next, d_next;
     } s;
     // Window 0 starts the sum with its entry itself (Z = 1), negated for a
     // negative digit, or with the Jacobian identity (1 : 1 : 0) for a zero
@@ -228,9 +228,20 @@ struct ec : ec_point<Curve> {
       cmov(s.j.y, k().one, zero);
       cmov(s.j.z, fe{}, zero);
     }
+    // Each window's entry is selected one window ahead, before the previous
+    // window's addition: the addition does not depend on it, so the scan's
+    // loads (the rows come from L2) overlap the addition's arithmetic
+    // instead of waiting for it.
+    s.d_next = signed_digit<BB>(s.neg_next, k_be, 1);
+    select(s.e_next, tb.e[1], BE, s.d_next - 1);  // d = 0 wraps to no entry
     for (std::size_t w = 1; w < BW; ++w) {
-      s.d = signed_digit<BB>(s.neg, k_be, w);
-      select(s.e, tb.e[w], BE, s.d - 1);  // d = 0 wraps to no entry
+      s.e = s.e_next;
+      s.d = s.d_next;
+      s.neg = s.neg_next;
+      if (w + 1 < BW) {  // w is public
+        s.d_next = signed_digit<BB>(s.neg_next, k_be, w + 1);
+        select(s.e_next, tb.e[w + 1], BE, s.d_next - 1);
+      }
       F::sub(s.ny, fe{}, s.e.y);
       cmov(s.e.y, s.ny, s.neg);
       s.t = s.j;
