@@ -242,7 +242,8 @@ constexpr safegcd_modulus make_safegcd_modulus(const std::uint64_t (&w)[4]) noex
 // safegcd_invert: out = scale / x mod M, fully reduced, for x and scale below
 // M (four little-endian words each); 0 when x = 0. A field in Montgomery form
 // passes R^2 mod M as scale: (a R)^-1 R^2 = a^-1 R. The same operations run
-// for every x; every temporary is wiped.
+// for every x; the state (f, g, d, e, the matrix, delta) is wiped at the end,
+// as elsewhere the register temporaries of the inlined steps are not.
 //
 // Starting from f = M, g = x, d = 0, e = scale, every batch applies its matrix
 // to (f, g) and, mod M and divided by 2^62, to (d, e), so throughout
