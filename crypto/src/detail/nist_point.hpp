@@ -306,8 +306,9 @@ struct ec_point {
 
   // invert_safegcd_p256: 1 / a for P-256 by Bernstein-Yang divsteps
   // (safegcd_inverse.hpp) on the Montgomery limbs a R (both P-256 fields hold
-  // a R mod p fully reduced): scaled by R^2, (a R)^-1 R^2 = a^-1 R. Measured
-  // about 2.4 times faster than invert_p256's chain on the mulx field.
+  // a R mod p fully reduced): scaled by R^2, (a R)^-1 R^2 = a^-1 R. About
+  // 4.4k TSC cycles on either field, where invert_p256's chain takes 8.2k on
+  // the mulx field and 12.5k on the portable one.
   static void invert_safegcd_p256(fe& out, const fe& a) noexcept {
     using M = mont_field<p256_params>;
     static constexpr safegcd_modulus mod = make_safegcd_modulus(M::p.v);
