@@ -160,7 +160,7 @@ TEST(SafegcdInverse, ModulusInverse) {
     const sg_words m = sg_words_of_hex(h);
     const std::uint64_t mw[4] = {m[0], m[1], m[2], m[3]};
     const safegcd_modulus mod = make_safegcd_modulus(mw);
-    EXPECT_EQ((m[0] * mod.m_inv62) & ((std::uint64_t{1} << 62) - 1), 1u);
+    EXPECT_EQ((m[0] * mod.inverse_mod_2_62) & ((std::uint64_t{1} << 62) - 1), 1u);
   }
 }
 

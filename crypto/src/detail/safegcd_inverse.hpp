@@ -4,6 +4,9 @@
 // https://eprint.iacr.org/2019/266, sections 8 and 11), for an odd modulus
 // M < 2^256 (P-256's p and n): a fixed number of steps in batches of 59 on
 // the low words, each batch's transition matrix applied to the full numbers.
+// libsecp256k1's constant-time inversion (modinv64) takes the same route,
+// batches of 59 steps on signed 62-bit limbs; this code is written from the
+// paper, with its own batch split (two halves of packed rows) and reduction.
 #pragma once
 
 #include <sealwire/crypto/ct.hpp>
@@ -25,7 +28,7 @@ struct safegcd_num {
 // the d, e updates.
 struct safegcd_modulus {
   safegcd_num m;
-  std::uint64_t m_inv62;
+  std::uint64_t inverse_mod_2_62;
 };
 
 namespace safegcd {
@@ -145,20 +148,20 @@ inline matrix divsteps(std::int64_t& delta2, std::uint64_t f, std::uint64_t g) n
 // leave [-M, M]. Each product is below 2^124 in magnitude and a limb's sum
 // below 2^126: int128 holds it.
 inline void update_fg(safegcd_num& f, safegcd_num& g, const matrix& t) noexcept {
-  i128 cf = static_cast<i128>(t.u) * f.l[0] + static_cast<i128>(t.v) * g.l[0];
-  i128 cg = static_cast<i128>(t.q) * f.l[0] + static_cast<i128>(t.r) * g.l[0];
-  cf >>= 62;
-  cg >>= 62;
+  i128 acc_f = static_cast<i128>(t.u) * f.l[0] + static_cast<i128>(t.v) * g.l[0];
+  i128 acc_g = static_cast<i128>(t.q) * f.l[0] + static_cast<i128>(t.r) * g.l[0];
+  acc_f >>= 62;
+  acc_g >>= 62;
   for (int i = 1; i < 5; ++i) {
-    cf += static_cast<i128>(t.u) * f.l[i] + static_cast<i128>(t.v) * g.l[i];
-    cg += static_cast<i128>(t.q) * f.l[i] + static_cast<i128>(t.r) * g.l[i];
-    f.l[i - 1] = static_cast<std::int64_t>(static_cast<std::uint64_t>(cf) & mask62);
-    g.l[i - 1] = static_cast<std::int64_t>(static_cast<std::uint64_t>(cg) & mask62);
-    cf >>= 62;
-    cg >>= 62;
+    acc_f += static_cast<i128>(t.u) * f.l[i] + static_cast<i128>(t.v) * g.l[i];
+    acc_g += static_cast<i128>(t.q) * f.l[i] + static_cast<i128>(t.r) * g.l[i];
+    f.l[i - 1] = static_cast<std::int64_t>(static_cast<std::uint64_t>(acc_f) & mask62);
+    g.l[i - 1] = static_cast<std::int64_t>(static_cast<std::uint64_t>(acc_g) & mask62);
+    acc_f >>= 62;
+    acc_g >>= 62;
   }
-  f.l[4] = static_cast<std::int64_t>(cf);
-  g.l[4] = static_cast<std::int64_t>(cg);
+  f.l[4] = static_cast<std::int64_t>(acc_f);
+  g.l[4] = static_cast<std::int64_t>(acc_g);
 }
 
 // add_masked: a += M & mask, limbs renormalized (a's top limb takes the carry).
@@ -188,34 +191,34 @@ inline void reduce(safegcd_num& a, const safegcd_modulus& mod) noexcept {
 }
 
 // update_de: (d, e) = (u d + v e, q d + r e) / 2^62 mod M for d, e in [0, M):
-// the multiples md M and me M (md, me in [0, 2^62), from the low limbs and
+// the multiples kd M and ke M (kd, ke in [0, 2^62), from the low limbs and
 // M^-1 mod 2^62) make the low 62 bits zero, so the division is exact. The
-// quotients lie in (-M, 2M) (|u d + v e| < 2^62 M, md M < 2^62 M) and are
+// quotients lie in (-M, 2M) (|u d + v e| < 2^62 M, kd M < 2^62 M) and are
 // brought back to [0, M). Products below 2^124, three to a limb: int128.
 inline void update_de(safegcd_num& d, safegcd_num& e, const matrix& t, const safegcd_modulus& mod) noexcept {
   const auto d0 = static_cast<std::uint64_t>(d.l[0]), e0 = static_cast<std::uint64_t>(e.l[0]);
   const auto u = static_cast<std::uint64_t>(t.u), v = static_cast<std::uint64_t>(t.v);
   const auto q = static_cast<std::uint64_t>(t.q), r = static_cast<std::uint64_t>(t.r);
-  const std::uint64_t md = (0 - (u * d0 + v * e0) * mod.m_inv62) & mask62;
-  const std::uint64_t me = (0 - (q * d0 + r * e0) * mod.m_inv62) & mask62;
-  i128 cd = static_cast<i128>(t.u) * d.l[0] + static_cast<i128>(t.v) * e.l[0] +
-            static_cast<i128>(static_cast<std::int64_t>(md)) * mod.m.l[0];
-  i128 ce = static_cast<i128>(t.q) * d.l[0] + static_cast<i128>(t.r) * e.l[0] +
-            static_cast<i128>(static_cast<std::int64_t>(me)) * mod.m.l[0];
-  cd >>= 62;
-  ce >>= 62;
+  const std::uint64_t kd = (0 - (u * d0 + v * e0) * mod.inverse_mod_2_62) & mask62;
+  const std::uint64_t ke = (0 - (q * d0 + r * e0) * mod.inverse_mod_2_62) & mask62;
+  i128 acc_d = static_cast<i128>(t.u) * d.l[0] + static_cast<i128>(t.v) * e.l[0] +
+            static_cast<i128>(static_cast<std::int64_t>(kd)) * mod.m.l[0];
+  i128 acc_e = static_cast<i128>(t.q) * d.l[0] + static_cast<i128>(t.r) * e.l[0] +
+            static_cast<i128>(static_cast<std::int64_t>(ke)) * mod.m.l[0];
+  acc_d >>= 62;
+  acc_e >>= 62;
   for (int i = 1; i < 5; ++i) {
-    cd += static_cast<i128>(t.u) * d.l[i] + static_cast<i128>(t.v) * e.l[i] +
-          static_cast<i128>(static_cast<std::int64_t>(md)) * mod.m.l[i];
-    ce += static_cast<i128>(t.q) * d.l[i] + static_cast<i128>(t.r) * e.l[i] +
-          static_cast<i128>(static_cast<std::int64_t>(me)) * mod.m.l[i];
-    d.l[i - 1] = static_cast<std::int64_t>(static_cast<std::uint64_t>(cd) & mask62);
-    e.l[i - 1] = static_cast<std::int64_t>(static_cast<std::uint64_t>(ce) & mask62);
-    cd >>= 62;
-    ce >>= 62;
+    acc_d += static_cast<i128>(t.u) * d.l[i] + static_cast<i128>(t.v) * e.l[i] +
+          static_cast<i128>(static_cast<std::int64_t>(kd)) * mod.m.l[i];
+    acc_e += static_cast<i128>(t.q) * d.l[i] + static_cast<i128>(t.r) * e.l[i] +
+          static_cast<i128>(static_cast<std::int64_t>(ke)) * mod.m.l[i];
+    d.l[i - 1] = static_cast<std::int64_t>(static_cast<std::uint64_t>(acc_d) & mask62);
+    e.l[i - 1] = static_cast<std::int64_t>(static_cast<std::uint64_t>(acc_e) & mask62);
+    acc_d >>= 62;
+    acc_e >>= 62;
   }
-  d.l[4] = static_cast<std::int64_t>(cd);
-  e.l[4] = static_cast<std::int64_t>(ce);
+  d.l[4] = static_cast<std::int64_t>(acc_d);
+  e.l[4] = static_cast<std::int64_t>(acc_e);
   reduce(d, mod);
   reduce(e, mod);
 }
@@ -235,15 +238,17 @@ constexpr safegcd_modulus make_safegcd_modulus(const std::uint64_t (&w)[4]) noex
   mod.m.l[4] = static_cast<std::int64_t>(w[3] >> 56);
   std::uint64_t x = w[0];
   for (int i = 0; i < 5; ++i) x *= 2 - w[0] * x;
-  mod.m_inv62 = x & mask62;
+  mod.inverse_mod_2_62 = x & mask62;
   return mod;
 }
 
-// safegcd_invert: out = scale / x mod M, fully reduced, for x and scale below
-// M (four little-endian words each); 0 when x = 0. A field in Montgomery form
-// passes R^2 mod M as scale: (a R)^-1 R^2 = a^-1 R. The same operations run
-// for every x; the state (f, g, d, e, the matrix, delta) is wiped at the end,
-// as elsewhere the register temporaries of the inlined steps are not.
+// safegcd_invert: out = scale / x mod M, fully reduced, for x in [0, M) and
+// scale in [1, M) (four little-endian words each; scale 0 could give M);
+// 0 when x = 0. A field in Montgomery form passes R^2 mod M as scale:
+// (a R)^-1 R^2 = a^-1 R. The same operations run for every x; the state (f,
+// g, d, e, the matrix, delta) is wiped at the end, but, as elsewhere, not the
+// inlined steps' registers and stack spill slots (which hold at most the
+// last batch's words, when g is almost always 0 already).
 //
 // Starting from f = M, g = x, d = 0, e = scale, every batch applies its matrix
 // to (f, g) and, mod M and divided by 2^62, to (d, e), so throughout
