@@ -10,6 +10,7 @@
 #include "detail/ecdsa_der.hpp"
 #include "detail/nist_kernel.hpp"
 #include "detail/nist_scalar_mul.hpp"
+#include "detail/safegcd_inverse.hpp"
 
 #include <cstring>
 
@@ -77,8 +78,17 @@ struct ops {
     return v;
   }
 
-  // invert: a^(n-2) mod n, the same operations for every a (constant time).
-  static void invert(sfe& out, const sfe& a) noexcept { detail::pow_public<S>(out, a, n_minus_2.b, L, one()); }
+  // invert: 1 / a mod n, the same operations for every a (constant time):
+  // by divsteps for P-256 (detail/safegcd_inverse.hpp, on the Montgomery
+  // limbs a R scaled by R^2: (a R)^-1 R^2 = a^-1 R), else a^(n-2) (Fermat).
+  static void invert(sfe& out, const sfe& a) noexcept {
+    if constexpr (C == nist_curve::p256) {
+      static constexpr detail::safegcd_modulus mod = detail::make_safegcd_modulus(S::p.v);
+      detail::safegcd_invert(out.v, a.v, S::r2.v, mod);
+    } else {
+      detail::pow_public<S>(out, a, n_minus_2.b, L, one());
+    }
+  }
 
   // in_range is true when 0 < v < n; v may be secret, only the verdict leaves.
   static bool in_range(const std::uint8_t* v) noexcept { return detail::scalar_in_range<curve>(v); }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Points of NIST P-256, P-384 and P-521 (a = -3): the complete projective
 // formulas of Renes, Costello and Batina (2016, algorithms 4-6), Jacobian
-// doublings for runs of doublings, Fermat inversion, affine conversion,
+// doublings for runs of doublings, inversion (divsteps for P-256, Fermat
+// otherwise), affine conversion,
 // constant-time table selection and SEC 1 point decoding, written once over
 // the field. Scalar multiplication is in nist_scalar_mul.hpp.
 #pragma once
@@ -11,6 +12,7 @@
 #include "nist_curves.hpp"
 #include "nist_field.hpp"
 #include "nist_table_select.hpp"
+#include "safegcd_inverse.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -302,14 +304,27 @@ struct ec_point {
     ct::wipe_object(s);
   }
 
-  // invert: a^(p-2) (Fermat): addition chains for P-256 and P-521, 4-bit
-  // windows over the public exponent (pow_public) for P-384; the same
-  // operations for every a, and 0 maps to 0.
+  // invert_safegcd_p256: 1 / a for P-256 by Bernstein-Yang divsteps
+  // (safegcd_inverse.hpp) on the Montgomery limbs a R (both P-256 fields hold
+  // a R mod p fully reduced): scaled by R^2, (a R)^-1 R^2 = a^-1 R. About
+  // 4.4k TSC cycles on either field, where invert_p256's chain takes 8.2k on
+  // the mulx field and 12.5k on the portable one.
+  static void invert_safegcd_p256(fe& out, const fe& a) noexcept {
+    using M = mont_field<p256_params>;
+    static constexpr safegcd_modulus mod = make_safegcd_modulus(M::p.v);
+    safegcd_invert(out.v, a.v, M::r2.v, mod);
+  }
+
+  // invert: 1 / a, the same operations for every a, and 0 maps to 0: by
+  // divsteps for P-256 (invert_safegcd_p256; invert_p256's Fermat chain
+  // stays as the tests' reference), Fermat a^(p-2) otherwise: the addition
+  // chain for P-521, 4-bit windows over the public exponent (pow_public)
+  // for P-384.
   static void invert(fe& out, const fe& a) noexcept {
     if constexpr (Curve::bits == 521) {
       invert_p521(out, a);
     } else if constexpr (Curve::bits == 256) {
-      invert_p256(out, a);
+      invert_safegcd_p256(out, a);
     } else {
       static constexpr auto e = from_hex<L>(Curve::p_minus_2_hex);
       pow_public<F>(out, a, e.b, L, k().one);

@@ -184,7 +184,7 @@ struct ec : ec_point<Curve> {
   // mul_base: out = k G with signed BB-bit digits, k in [1, n-1]. Window w
   // adds the selected entry of row w, negated by a masked move for a
   // negative digit; a zero digit selects nothing (all-zero limbs) and the
-  // sum is discarded by mask.
+  // sum is discarded by mask. Window 0's entry starts the sum (no addition).
   //
   // The sum runs in Jacobian coordinates with the incomplete mixed addition
   // (add_mixed_jacobian), which is sound because the accumulator is never
@@ -208,15 +208,40 @@ struct ec : ec_point<Curve> {
     const base_table& tb = table();
     struct state {
       point j, t;
-      affine e;
+      affine e, e_next;
       fe ny;
       temps w;  // the formulas' temporaries, wiped with the rest
-      std::uint64_t neg, d;
+      std::uint64_t neg, d, neg_next, d_next;
     } s;
-    s.j = point{k().one, k().one, fe{}};  // the Jacobian identity
-    for (std::size_t w = 0; w < BW; ++w) {
-      s.d = signed_digit<BB>(s.neg, k_be, w);
-      select(s.e, tb.e[w], BE, s.d - 1);  // d = 0 wraps to no entry
+    // Window 0 starts the sum with its entry itself (Z = 1), negated for a
+    // negative digit, or with the Jacobian identity (1 : 1 : 0) for a zero
+    // digit: the mixed addition to the identity it replaces would only have
+    // taken the entry by mask.
+    s.d = signed_digit<BB>(s.neg, k_be, 0);
+    select(s.e, tb.e[0], BE, s.d - 1);
+    F::sub(s.ny, fe{}, s.e.y);
+    cmov(s.e.y, s.ny, s.neg);
+    s.j = point{s.e.x, s.e.y, k().one};
+    {
+      const std::uint64_t zero = ct::mask_if_zero(s.d);
+      cmov(s.j.x, k().one, zero);
+      cmov(s.j.y, k().one, zero);
+      cmov(s.j.z, fe{}, zero);
+    }
+    // Each window's entry is selected one window ahead, before the previous
+    // window's addition: the addition does not depend on it, so the scan's
+    // loads (the rows come from L2) overlap the addition's arithmetic
+    // instead of waiting for it.
+    s.d_next = signed_digit<BB>(s.neg_next, k_be, 1);
+    select(s.e_next, tb.e[1], BE, s.d_next - 1);  // d = 0 wraps to no entry
+    for (std::size_t w = 1; w < BW; ++w) {
+      s.e = s.e_next;
+      s.d = s.d_next;
+      s.neg = s.neg_next;
+      if (w + 1 < BW) {  // w is public
+        s.d_next = signed_digit<BB>(s.neg_next, k_be, w + 1);
+        select(s.e_next, tb.e[w + 1], BE, s.d_next - 1);
+      }
       F::sub(s.ny, fe{}, s.e.y);
       cmov(s.e.y, s.ny, s.neg);
       s.t = s.j;
