@@ -426,6 +426,19 @@
     vmovdqa32 %zmm19, 256*\q+192(\dst)
 .endm
 
+// X16_OUTPUT_HALVES: the sixteen-lane state's chaining value, rows 0-7
+// XOR rows 8-15 (spec 2.2's output, first half), into zmm0-zmm7.
+.macro X16_OUTPUT_HALVES
+    vpxord %zmm8, %zmm0, %zmm0
+    vpxord %zmm9, %zmm1, %zmm1
+    vpxord %zmm10, %zmm2, %zmm2
+    vpxord %zmm11, %zmm3, %zmm3
+    vpxord %zmm12, %zmm4, %zmm4
+    vpxord %zmm13, %zmm5, %zmm5
+    vpxord %zmm14, %zmm6, %zmm6
+    vpxord %zmm15, %zmm7, %zmm7
+.endm
+
 // HALF_GM: HALF_GX on the sixteen-lane state's columns a0-d3 with message
 // words m0-m3 read from the buffer at rbx.
 .macro HALF_GM a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, d0, d1, d2, d3, m0, m1, m2, m3, r1, r2
@@ -577,14 +590,7 @@ sealwire_blake3_x16_groups_avx512:
     X16_FROM_STAGE 3, %rax
 4:
     ROUNDM 11, 15, 5, 0, 1, 9, 8, 6, 14, 10, 2, 12, 3, 4, 7, 13
-    vpxord %zmm8, %zmm0, %zmm0
-    vpxord %zmm9, %zmm1, %zmm1
-    vpxord %zmm10, %zmm2, %zmm2
-    vpxord %zmm11, %zmm3, %zmm3
-    vpxord %zmm12, %zmm4, %zmm4
-    vpxord %zmm13, %zmm5, %zmm5
-    vpxord %zmm14, %zmm6, %zmm6
-    vpxord %zmm15, %zmm7, %zmm7
+    X16_OUTPUT_HALVES
     // The next block's flags: the last block's or the middle ones'.
     lea X16_FLAGS(%rsp), %r15
     lea X16_FLAGS+4(%rsp), %rax
@@ -949,14 +955,7 @@ sealwire_blake3_x32_blocks_avx512:
     ROUND2 12, 13, 9, 11, 15, 10, 14, 8, 7, 2, 5, 3, 0, 1, 6, 4
     ROUND2 9, 14, 11, 5, 8, 12, 15, 1, 13, 3, 0, 10, 2, 6, 4, 7
     ROUND2 11, 15, 5, 0, 1, 9, 8, 6, 14, 10, 2, 12, 3, 4, 7, 13
-    vpxord %zmm8, %zmm0, %zmm0
-    vpxord %zmm9, %zmm1, %zmm1
-    vpxord %zmm10, %zmm2, %zmm2
-    vpxord %zmm11, %zmm3, %zmm3
-    vpxord %zmm12, %zmm4, %zmm4
-    vpxord %zmm13, %zmm5, %zmm5
-    vpxord %zmm14, %zmm6, %zmm6
-    vpxord %zmm15, %zmm7, %zmm7
+    X16_OUTPUT_HALVES
     vpxord %zmm24, %zmm16, %zmm16
     vpxord %zmm25, %zmm17, %zmm17
     vpxord %zmm26, %zmm18, %zmm18
@@ -1070,14 +1069,7 @@ sealwire_blake3_x16_parents_sliced_avx512:
     ROUND z, 28, 29, 25, 27, 31, 26, 30, 24, 23, 18, 21, 19, 16, 17, 22, 20
     ROUND z, 25, 30, 27, 21, 24, 28, 31, 17, 29, 19, 16, 26, 18, 22, 20, 23
     ROUND z, 27, 31, 21, 16, 17, 25, 24, 22, 30, 26, 18, 28, 19, 20, 23, 29
-    vpxord %zmm8, %zmm0, %zmm0
-    vpxord %zmm9, %zmm1, %zmm1
-    vpxord %zmm10, %zmm2, %zmm2
-    vpxord %zmm11, %zmm3, %zmm3
-    vpxord %zmm12, %zmm4, %zmm4
-    vpxord %zmm13, %zmm5, %zmm5
-    vpxord %zmm14, %zmm6, %zmm6
-    vpxord %zmm15, %zmm7, %zmm7
+    X16_OUTPUT_HALVES
     vmovdqu32 %zmm0, 0*64(%rcx)
     vmovdqu32 %zmm1, 1*64(%rcx)
     vmovdqu32 %zmm2, 2*64(%rcx)
