@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <string_view>
 #include <vector>
 
 using namespace sealwire;
@@ -189,14 +190,15 @@ TEST_P(Blake3, EveryLengthMatchesPortable) {
   }
 }
 
-TEST_P(Blake3, TreeBoundariesMatchPortable) {
-  std::vector<std::size_t> lengths;
-  for (std::size_t chunks : {1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u, 9u, 10u, 11u, 12u, 13u, 14u, 15u, 16u, 17u, 31u, 32u,
-                             33u, 63u, 64u, 65u, 127u, 128u, 129u, 255u, 256u, 1023u, 1024u, 1025u}) {
-    for (int delta : {-1, 0, 1}) lengths.push_back(static_cast<std::size_t>(static_cast<long>(chunks * 1024) + delta));
-  }
-  const bytes in = test::seeded_random(5).fill(1025 * 1024 + 1);
-  test::seeded_random rng(6);
+namespace {
+
+// match_portable hashes the first n bytes of one random input, for each n
+// in lengths and in each mode, at the level under test, one-shot and fed in
+// random pieces of at most max_piece bytes, against the portable level.
+void match_portable(const std::vector<std::size_t>& lengths, std::uint64_t seed, std::size_t out_len,
+                    std::string_view context, std::size_t max_piece) {
+  const bytes in = test::seeded_random(seed).fill(*std::max_element(lengths.begin(), lengths.end()));
+  test::seeded_random rng(seed + 1);
   const bytes key = rng.fill(32);
   for (mode m : {mode::hash, mode::keyed, mode::derive}) {
     for (std::size_t n : lengths) {
@@ -204,41 +206,37 @@ TEST_P(Blake3, TreeBoundariesMatchPortable) {
       bytes want;
       {
         test::scoped_cpu_level force(crypto::cpu::level::portable);
-        want = one_shot(m, msg, 200, key_span(key), "sealwire test context");
+        want = one_shot(m, msg, out_len, key_span(key), context);
       }
-      ASSERT_EQ(to_hex(one_shot(m, msg, 200, key_span(key), "sealwire test context")), to_hex(want))
-          << crypto::cpu::name(GetParam()) << " length " << n << " mode " << static_cast<int>(m);
+      ASSERT_EQ(to_hex(one_shot(m, msg, out_len, key_span(key), context)), to_hex(want))
+          << "length " << n << " mode " << static_cast<int>(m);
       // In pieces that cross chunk and subtree boundaries at odd places.
-      blake3 h = start(m, key_span(key), "sealwire test context");
-      feed(h, msg, rng, 5000);
-      ASSERT_EQ(to_hex(finalize(h, 200)), to_hex(want)) << "incremental, length " << n;
+      blake3 h = start(m, key_span(key), context);
+      feed(h, msg, rng, max_piece);
+      ASSERT_EQ(to_hex(finalize(h, out_len)), to_hex(want)) << "incremental, length " << n;
     }
   }
+}
+
+}  // namespace
+
+TEST_P(Blake3, TreeBoundariesMatchPortable) {
+  std::vector<std::size_t> lengths;
+  for (std::size_t chunks : {1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u, 9u, 10u, 11u, 12u, 13u, 14u, 15u, 16u, 17u, 31u, 32u,
+                             33u, 63u, 64u, 65u, 127u, 128u, 129u, 255u, 256u, 1023u, 1024u, 1025u}) {
+    for (int delta : {-1, 0, 1}) lengths.push_back(static_cast<std::size_t>(static_cast<long>(chunks * 1024) + delta));
+  }
+  SCOPED_TRACE(crypto::cpu::name(GetParam()));
+  match_portable(lengths, 5, 200, "sealwire test context", 5000);
 }
 
 // Subtrees beyond the largest that one kernel call takes (1,024 chunks at
 // the AVX-512 level on Intel), where the driver joins them: whole and
 // around 2,048 and 4,096 chunks, one-shot and in pieces, in each mode.
 TEST_P(Blake3, LargeSubtreesMatchPortable) {
-  const bytes in = test::seeded_random(12).fill(4097 * 1024 + 1);
-  test::seeded_random rng(13);
-  const bytes key = rng.fill(32);
-  for (mode m : {mode::hash, mode::keyed, mode::derive}) {
-    for (std::size_t n : {std::size_t{2047 * 1024 + 5}, std::size_t{2048 * 1024}, std::size_t{2049 * 1024 + 1},
-                          std::size_t{3072 * 1024}, std::size_t{4096 * 1024}, std::size_t{4097 * 1024 + 1}}) {
-      const auto msg = std::span(in).first(n);
-      bytes want;
-      {
-        test::scoped_cpu_level force(crypto::cpu::level::portable);
-        want = one_shot(m, msg, 64, key_span(key), "sealwire large context");
-      }
-      ASSERT_EQ(to_hex(one_shot(m, msg, 64, key_span(key), "sealwire large context")), to_hex(want))
-          << crypto::cpu::name(GetParam()) << " length " << n << " mode " << static_cast<int>(m);
-      blake3 h = start(m, key_span(key), "sealwire large context");
-      feed(h, msg, rng, 300000);
-      ASSERT_EQ(to_hex(finalize(h, 64)), to_hex(want)) << "incremental, length " << n;
-    }
-  }
+  SCOPED_TRACE(crypto::cpu::name(GetParam()));
+  match_portable({2047 * 1024 + 5, 2048 * 1024, 2049 * 1024 + 1, 3072 * 1024, 4096 * 1024, 4097 * 1024 + 1}, 12, 64,
+                 "sealwire large context", 300000);
 }
 
 // Each kernel against the portable hash_many, called directly: chunks and
