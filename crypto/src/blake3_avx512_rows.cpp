@@ -27,6 +27,7 @@
 // time is G's chain, with eleven one-cycle shuffles and blends instead.
 #include <immintrin.h>
 
+#include "detail/blake3_avx512.hpp"
 #include "detail/blake3_core.hpp"
 
 namespace sealwire::crypto::detail {
@@ -497,11 +498,6 @@ void blake3_reduce16_rows_avx512(const std::uint8_t* in, const std::uint32_t key
   reduce_levels3(x, y, z, w, key, flags, out);
 }
 
-// The 16-lane block loop (blake3_avx512_lanes.S).
-extern "C" void sealwire_blake3_x16_blocks_avx512(const std::uint8_t* in, std::size_t stride, std::size_t blocks,
-                                                  void* cv, const void* counter,
-                                                  const std::uint32_t flags[3]) noexcept;
-
 // Sixteen chunks and the three parent levels above them. The 16-lane
 // loop's chaining values (vector j: word j of the sixteen chunks) become
 // the first level's message in registers, sixteen shuffles, where
@@ -509,24 +505,16 @@ extern "C" void sealwire_blake3_x16_blocks_avx512(const std::uint8_t* in, std::s
 // a store and reload in between.
 void blake3_hash16_reduce_avx512(const std::uint8_t* in, const std::uint32_t key[8], std::uint64_t counter,
                                  std::uint32_t flags, std::uint8_t* out) noexcept {
-  alignas(64) __m512i cv[8];
-  alignas(64) __m512i ctr[2];
-  for (int i = 0; i < 8; ++i) cv[i] = _mm512_set1_epi32(static_cast<int>(key[i]));
-  // Chunk l's counter is counter + l; the high word takes the carry out of
-  // the low one (a low word below its starting value).
-  const __m512i base_lo = _mm512_set1_epi32(static_cast<int>(static_cast<std::uint32_t>(counter)));
-  const __m512i base_hi = _mm512_set1_epi32(static_cast<int>(static_cast<std::uint32_t>(counter >> 32)));
-  ctr[0] = _mm512_add_epi32(base_lo, _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
-  ctr[1] = _mm512_mask_add_epi32(base_hi, _mm512_cmplt_epu32_mask(ctr[0], base_lo), base_hi, _mm512_set1_epi32(1));
+  alignas(64) lanes16 cv[8];
+  alignas(64) lanes16 ctr[2];
+  for (int i = 0; i < 8; ++i) cv[i] = lanes16::splat(key[i]);
+  lanes16::counters(counter, true, ctr[0], ctr[1]);  // chunk l's counter is counter + l
   const std::uint32_t block_flags[3] = {flags, blake3_chunk_start, blake3_chunk_end};
   sealwire_blake3_x16_blocks_avx512(in, blake3_chunk_len, blake3_blocks_per_chunk, cv, ctr, block_flags);
-  const __m512i w0 = cv[0], w1 = cv[1], w2 = cv[2], w3 = cv[3], w4 = cv[4], w5 = cv[5], w6 = cv[6], w7 = cv[7];
-  // The chaining values (for a keyed hash, derived from the key) leave the
-  // stack; the zero is hidden so that the stores stay stores, not a memset.
-  __m512i zero = _mm512_setzero_si512();
-  __asm__("" : "+v"(zero));
-  for (auto& v : cv) v = zero;
-  __asm__ __volatile__("" : : "r"(cv) : "memory");
+  const __m512i w0 = cv[0].v, w1 = cv[1].v, w2 = cv[2].v, w3 = cv[3].v, w4 = cv[4].v, w5 = cv[5].v, w6 = cv[6].v,
+                w7 = cv[7].v;
+  // The chaining values (for a keyed hash, derived from the key) leave the stack.
+  wipe_vectors(cv, 8);
   // Parent 4s + l (set s, lane l) has chunks 8s + 2l (left) and 8s + 2l + 1
   // (right). left pairs two vectors' words of the left chunks, lane l
   // getting set 0's pair then set 1's; right the same for the right chunks.
