@@ -116,6 +116,9 @@ struct blake3_kernels {
   // nodes at one level, the levels in between word-sliced.
   void (*wide16)(const std::uint8_t*, std::uint64_t, std::uint64_t, const std::uint32_t[8], std::uint32_t,
                  std::uint8_t*) noexcept = nullptr;
+  // The chunk state's whole blocks in a run, the chaining value in registers.
+  void (*chunk_blocks)(std::uint32_t[8], const std::uint8_t*, std::size_t, std::uint64_t, std::uint32_t,
+                       std::uint32_t) noexcept = nullptr;
 };
 
 constexpr blake3_kernels portable_kernels{"portable", {{1, &blake3_hash_many_portable}}};
@@ -163,7 +166,8 @@ constexpr blake3_kernels avx512_intel_kernels{"avx512",
                                               &blake3_reduce16_rows_avx512,
                                               &blake3_hash16_reduce_avx512,
                                               &blake3_compress_rows_avx512,
-                                              &blake3_wide16_avx512};
+                                              &blake3_wide16_avx512,
+                                              &blake3_chunk_blocks_rows_avx512};
 
 // intel_cpu: the cpuid vendor string is "GenuineIntel" (read once).
 bool intel_cpu() noexcept {
@@ -392,6 +396,15 @@ void blake3::chunk_update(const std::uint8_t* in, std::size_t n) noexcept {
     if (n == 0) return;
     compress_chunk_block(buf_);
     buf_len_ = 0;
+  }
+  // The whole blocks before the last byte (the last block waits: it may end
+  // the chunk): in one call where the level has chunk_blocks.
+  if (const auto f = kernels().chunk_blocks; f != nullptr && n > 2 * block_size) {
+    const std::size_t blocks = (n - 1) / block_size;
+    f(chunk_cv_, in, blocks, chunk_counter_, flags_, blocks_done_ == 0 ? blake3_chunk_start : 0);
+    blocks_done_ = static_cast<std::uint8_t>(blocks_done_ + blocks);
+    in += blocks * block_size;
+    n -= blocks * block_size;
   }
   for (; n > block_size; n -= block_size, in += block_size) compress_chunk_block(in);
   std::memcpy(buf_, in, n);

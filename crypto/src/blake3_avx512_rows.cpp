@@ -386,6 +386,31 @@ void blake3_compress_rows_avx512(const std::uint32_t cv[8], const std::uint8_t* 
   _mm_storeu_si128(o + 3, _mm_xor_si128(d[0].v, h1));
 }
 
+// A chunk's blocks one after another, each as blake3_compress_rows_avx512
+// compresses one, the chaining value kept in registers from one to the next
+// where compressions one at a time store it and load it back in between.
+void blake3_chunk_blocks_rows_avx512(std::uint32_t cv[8], const std::uint8_t* in, std::size_t blocks,
+                                     std::uint64_t counter, std::uint32_t flags, std::uint32_t flags_start) noexcept {
+  rows128 h0{_mm_loadu_si128(reinterpret_cast<const __m128i*>(cv))};
+  rows128 h1{_mm_loadu_si128(reinterpret_cast<const __m128i*>(cv + 4))};
+  const __m128i iv = _mm_loadu_si128(reinterpret_cast<const __m128i*>(blake3_iv));
+  std::uint32_t block_flags = flags | flags_start;
+  for (std::size_t b = 0; b < blocks; ++b, in += blake3_block_len) {
+    rows128 a[1] = {h0}, bb[1] = {h1}, c[1] = {{iv}};
+    rows128 d[1] = {{_mm_setr_epi32(static_cast<int>(static_cast<std::uint32_t>(counter)),
+                                    static_cast<int>(static_cast<std::uint32_t>(counter >> 32)),
+                                    static_cast<int>(blake3_block_len), static_cast<int>(block_flags))}};
+    rows128 x[1], y[1], z[1], w[1];
+    message_one(in, x[0], y[0], z[0], w[0]);
+    compress_rows(a, bb, c, d, x, y, z, w);
+    h0 = a[0] ^ c[0];
+    h1 = bb[0] ^ d[0];
+    block_flags = flags;
+  }
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(cv), h0.v);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(cv + 4), h1.v);
+}
+
 // Any number of inputs: eight at a time (two sets of four, their chains
 // interleaved), five to seven the same way with repeated lanes, then three
 // or four in one set, two or one. Everything stays in registers (no stack

@@ -442,6 +442,43 @@ TEST(Blake3Kernels, CompressRowsMatchesPortable) {
 #endif
 }
 
+// A chunk's blocks in one call against the portable compression chained
+// block by block: 1 to 15 blocks (a chunk's first and later ones, keyed and
+// derive-key flags among random ones), counters whose words wrap.
+TEST(Blake3Kernels, ChunkBlocksMatchPortable) {
+#if SEALWIRE_X86_KERNELS
+  using namespace crypto::detail;
+  namespace cpu = crypto::cpu;
+  constexpr std::uint32_t needs = cpu::avx512f | cpu::avx512vl;
+  if ((cpu::detected() & needs) != needs) GTEST_SKIP() << "no AVX-512F/VL";
+  test::seeded_random rng(14);
+  const std::uint64_t counters[] = {0, 1, 0xffffffffULL, 0x100000000ULL, ~0ULL};
+  for (int trial = 0; trial < 200; ++trial) {
+    std::uint32_t want[8], got[8];
+    for (auto& w : want) w = static_cast<std::uint32_t>(rng.next());
+    std::copy(std::begin(want), std::end(want), got);
+    const std::size_t blocks = 1 + rng.uniform(15);
+    const bytes in = rng.fill(blocks * 64);
+    const std::uint64_t counter = trial < 5 ? counters[trial] : rng.next();
+    const std::uint32_t modes[] = {0, blake3_keyed_hash, blake3_derive_key_material,
+                                   static_cast<std::uint32_t>(rng.uniform(128))};
+    const std::uint32_t flags = modes[trial % 4] & ~blake3_chunk_start;
+    const std::uint32_t start = trial % 2 == 0 ? blake3_chunk_start : 0;
+    for (std::size_t b = 0; b < blocks; ++b) {
+      std::uint32_t o[16];
+      blake3_compress_portable(want, in.data() + 64 * b, 64, counter, flags | (b == 0 ? start : 0), o);
+      std::copy(o, o + 8, want);
+    }
+    blake3_chunk_blocks_rows_avx512(got, in.data(), blocks, counter, flags, start);
+    for (int i = 0; i < 8; ++i) {
+      ASSERT_EQ(got[i], want[i]) << "trial " << trial << " blocks " << blocks << " word " << i;
+    }
+  }
+#else
+  GTEST_SKIP() << "no x86 kernels in this build";
+#endif
+}
+
 // ---- incremental, snapshots, reset ----
 
 TEST_P(Blake3, IncrementalEqualsOneShotAtRandomSplits) {

@@ -209,6 +209,13 @@ void blake3_hash16_reduce_avx512(const std::uint8_t* in, const std::uint32_t key
 constexpr std::uint64_t blake3_wide16_max_chunks = 1024;
 void blake3_wide16_avx512(const std::uint8_t* in, std::uint64_t chunks, std::uint64_t counter,
                           const std::uint32_t key[8], std::uint32_t flags, std::uint8_t* out) noexcept;
+// blake3_chunk_blocks_rows_avx512 compresses `blocks` (>= 1) whole 64-byte
+// blocks at in, consecutive blocks of chunk `counter`, into the chaining
+// value cv (read first, replaced at the end; the value in between stays in
+// registers); the first block's flags are flags | flags_start, the others'
+// flags. None of them is the chunk's last block.
+void blake3_chunk_blocks_rows_avx512(std::uint32_t cv[8], const std::uint8_t* in, std::size_t blocks,
+                                     std::uint64_t counter, std::uint32_t flags, std::uint32_t flags_start) noexcept;
 // blake3_compress_rows_avx512 is one compression (spec 2.2) of the 64-byte
 // block at `block`, in 128-bit rows, as blake3_compress_portable.
 void blake3_compress_rows_avx512(const std::uint32_t cv[8], const std::uint8_t* block, std::uint32_t block_len,
