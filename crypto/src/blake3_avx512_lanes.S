@@ -426,6 +426,19 @@
     vmovdqa32 %zmm19, 256*\q+192(\dst)
 .endm
 
+// X16_STORE_CV: zmm0-zmm7 (word j of sixteen chaining values in zmm j) to
+// the 512 bytes at rcx.
+.macro X16_STORE_CV
+    vmovdqu32 %zmm0, 0*64(%rcx)
+    vmovdqu32 %zmm1, 1*64(%rcx)
+    vmovdqu32 %zmm2, 2*64(%rcx)
+    vmovdqu32 %zmm3, 3*64(%rcx)
+    vmovdqu32 %zmm4, 4*64(%rcx)
+    vmovdqu32 %zmm5, 5*64(%rcx)
+    vmovdqu32 %zmm6, 6*64(%rcx)
+    vmovdqu32 %zmm7, 7*64(%rcx)
+.endm
+
 // X16_OUTPUT_HALVES: the sixteen-lane state's chaining value, rows 0-7
 // XOR rows 8-15 (spec 2.2's output, first half), into zmm0-zmm7.
 .macro X16_OUTPUT_HALVES
@@ -604,14 +617,7 @@ sealwire_blake3_x16_groups_avx512:
     dec %r9
     dec %rdx
     jnz 1b
-    vmovdqu32 %zmm0, 0*64(%rcx)
-    vmovdqu32 %zmm1, 1*64(%rcx)
-    vmovdqu32 %zmm2, 2*64(%rcx)
-    vmovdqu32 %zmm3, 3*64(%rcx)
-    vmovdqu32 %zmm4, 4*64(%rcx)
-    vmovdqu32 %zmm5, 5*64(%rcx)
-    vmovdqu32 %zmm6, 6*64(%rcx)
-    vmovdqu32 %zmm7, 7*64(%rcx)
+    X16_STORE_CV
     // The next group, if any: its chaining value and counters follow.
     test %r9, %r9
     jz 6f
@@ -975,14 +981,7 @@ sealwire_blake3_x32_blocks_avx512:
     add $64, %r9
     dec %rdx
     jnz 1b
-    vmovdqu32 %zmm0, 0*64(%rcx)
-    vmovdqu32 %zmm1, 1*64(%rcx)
-    vmovdqu32 %zmm2, 2*64(%rcx)
-    vmovdqu32 %zmm3, 3*64(%rcx)
-    vmovdqu32 %zmm4, 4*64(%rcx)
-    vmovdqu32 %zmm5, 5*64(%rcx)
-    vmovdqu32 %zmm6, 6*64(%rcx)
-    vmovdqu32 %zmm7, 7*64(%rcx)
+    X16_STORE_CV
     vmovdqu32 %zmm16, 8*64(%rcx)
     vmovdqu32 %zmm17, 9*64(%rcx)
     vmovdqu32 %zmm18, 10*64(%rcx)
@@ -1070,14 +1069,7 @@ sealwire_blake3_x16_parents_sliced_avx512:
     ROUND z, 25, 30, 27, 21, 24, 28, 31, 17, 29, 19, 16, 26, 18, 22, 20, 23
     ROUND z, 27, 31, 21, 16, 17, 25, 24, 22, 30, 26, 18, 28, 19, 20, 23, 29
     X16_OUTPUT_HALVES
-    vmovdqu32 %zmm0, 0*64(%rcx)
-    vmovdqu32 %zmm1, 1*64(%rcx)
-    vmovdqu32 %zmm2, 2*64(%rcx)
-    vmovdqu32 %zmm3, 3*64(%rcx)
-    vmovdqu32 %zmm4, 4*64(%rcx)
-    vmovdqu32 %zmm5, 5*64(%rcx)
-    vmovdqu32 %zmm6, 6*64(%rcx)
-    vmovdqu32 %zmm7, 7*64(%rcx)
+    X16_STORE_CV
     vzeroupper
     ret
     .cfi_endproc
